@@ -1,0 +1,278 @@
+//! Betza notation: a pest grammar and the step of turning it into move atoms.
+//!
+//! Supported: leapers `W F D N A H C Z G`; shorthands `K` (WF), `Q` (RB), `R` (WW), `B` (FF);
+//! riders by doubling (`NN`) or a step limit (`W4`, `R2`); direction modifiers `f b l r v s`
+//! (pairs such as `fl` narrow to one quadrant, doubled `ff` to the narrow half of an oblique
+//! leaper); modes `m` (move only), `c` (capture only), `e` (en passant capture), `i` (only from
+//! the piece's initial rank) and `n` (lame: every square on the straight path must be empty).
+//! A piece is the union of its components, so the Prime Minister is `BN`.
+
+use pest::Parser;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "betza.pest"]
+struct BetzaParser;
+
+/// One direction a piece can go, with how far and under which conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveAtom {
+    /// File step, positive towards higher files, for White.
+    pub df: i8,
+    /// Rank step, positive forward for White (Black's are mirrored).
+    pub dr: i8,
+    /// 1 for a leaper, 0 for an unlimited rider, n for a rider of at most n steps.
+    pub range: u8,
+    pub quiet: bool,
+    pub capture: bool,
+    pub en_passant: bool,
+    pub initial: bool,
+    pub lame: bool,
+}
+
+impl MoveAtom {
+    pub fn is_rider(&self) -> bool {
+        self.range != 1
+    }
+}
+
+/// A Betza string that does not parse, with the character offset where it went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BetzaError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at character {}: {}", self.offset + 1, self.message)
+    }
+}
+
+fn base_steps(atom: char) -> Vec<((i8, i8), bool)> {
+    // (step, rider by nature)
+    match atom {
+        'W' => vec![((1, 0), false)],
+        'F' => vec![((1, 1), false)],
+        'D' => vec![((2, 0), false)],
+        'N' => vec![((2, 1), false)],
+        'A' => vec![((2, 2), false)],
+        'H' => vec![((3, 0), false)],
+        'C' => vec![((3, 1), false)],
+        'Z' => vec![((3, 2), false)],
+        'G' => vec![((3, 3), false)],
+        'K' => vec![((1, 0), false), ((1, 1), false)],
+        'R' => vec![((1, 0), true)],
+        'B' => vec![((1, 1), true)],
+        'Q' => vec![((1, 0), true), ((1, 1), true)],
+        _ => vec![],
+    }
+}
+
+/// All the symmetric images of a step.
+fn images(step: (i8, i8)) -> Vec<(i8, i8)> {
+    let (a, b) = step;
+    let mut out = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for sx in [1, -1] {
+            for sy in [1, -1] {
+                let d = (x * sx, y * sy);
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Does direction `(df, dr)` belong to one direction group (`f`, `fl`, `ff`, ...)?
+fn matches_group(group: &str, df: i8, dr: i8) -> bool {
+    let oblique = df != 0 && dr != 0 && df.abs() != dr.abs();
+    let one = |c: char| match c {
+        'f' => dr > 0,
+        'b' => dr < 0,
+        'l' => df < 0,
+        'r' => df > 0,
+        'v' => dr.abs() > df.abs(),
+        's' => df.abs() > dr.abs(),
+        _ => false,
+    };
+    let cs: Vec<char> = group.chars().collect();
+    match cs.as_slice() {
+        [c] => one(*c),
+        [a, b] if a == b => {
+            // doubled: the narrow half (for oblique leapers), otherwise the plain direction
+            let narrow = match a {
+                'f' | 'b' => dr.abs() > df.abs(),
+                _ => df.abs() > dr.abs(),
+            };
+            one(*a) && (!oblique || narrow)
+        }
+        [a, b] => one(*a) && one(*b),
+        _ => false,
+    }
+}
+
+/// Splits direction modifiers into groups: `f`/`b` followed by `l`/`r`/`s`/`v` or by itself
+/// doubled make one group; every other letter is a group of its own.
+fn direction_groups(dirs: &[char]) -> Vec<String> {
+    let mut groups = Vec::new();
+    let mut i = 0;
+    while i < dirs.len() {
+        let c = dirs[i];
+        if i + 1 < dirs.len() {
+            let n = dirs[i + 1];
+            let pair = (matches!(c, 'f' | 'b') && matches!(n, 'l' | 'r' | 's' | 'v')) || c == n;
+            if pair {
+                groups.push(format!("{c}{n}"));
+                i += 2;
+                continue;
+            }
+        }
+        groups.push(c.to_string());
+        i += 1;
+    }
+    groups
+}
+
+/// Parses a Betza string into move atoms (one per direction).
+///
+/// # Errors
+/// When the string is not in the supported grammar, or a component selects no direction.
+pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
+    let pairs = BetzaParser::parse(Rule::betza, text).map_err(|e| {
+        let offset = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((p, _)) => p,
+        };
+        let found = text[offset.min(text.len())..].chars().next();
+        BetzaError {
+            offset,
+            message: match found {
+                Some(c) => format!(
+                    "unexpected `{c}`: expected a modifier (f b l r v s m c i n e) or an atom (W F D N A H C Z G K Q R B)"
+                ),
+                None => "expected an atom letter (W F D N A H C Z G K Q R B)".into(),
+            },
+        }
+    })?;
+    let mut atoms: Vec<MoveAtom> = Vec::new();
+    for comp in pairs.into_iter().next().into_iter().flat_map(|p| p.into_inner()) {
+        if comp.as_rule() != Rule::component {
+            continue;
+        }
+        let offset = comp.as_span().start();
+        let mut dirs = Vec::new();
+        let (mut m, mut c, mut e, mut i, mut n) = (false, false, false, false, false);
+        let mut letter = ' ';
+        let mut doubled = false;
+        let mut limit: Option<u8> = None;
+        for part in comp.into_inner() {
+            match part.as_rule() {
+                Rule::modifier => match part.as_str() {
+                    "m" => m = true,
+                    "c" => c = true,
+                    "e" => e = true,
+                    "i" => i = true,
+                    "n" => n = true,
+                    d => dirs.push(d.chars().next().unwrap_or('f')),
+                },
+                Rule::atom => letter = part.as_str().chars().next().unwrap_or(' '),
+                Rule::rider => doubled = true,
+                Rule::limit => {
+                    limit = Some(part.as_str().parse().map_err(|_| BetzaError {
+                        offset: part.as_span().start(),
+                        message: "step limit must be a number below 100".into(),
+                    })?)
+                }
+                _ => {}
+            }
+        }
+        let none = !(m || c || e);
+        let groups = direction_groups(&dirs);
+        let mut matched = false;
+        for (step, natural_rider) in base_steps(letter) {
+            let range = match (limit, doubled || natural_rider) {
+                (Some(l), _) => l,
+                (None, true) => 0,
+                (None, false) => 1,
+            };
+            for (df, dr) in images(step) {
+                if !groups.is_empty() && !groups.iter().any(|g| matches_group(g, df, dr)) {
+                    continue;
+                }
+                matched = true;
+                let atom = MoveAtom {
+                    df,
+                    dr,
+                    range,
+                    quiet: m || none,
+                    capture: c || none,
+                    en_passant: e,
+                    initial: i,
+                    lame: n,
+                };
+                if !atoms.contains(&atom) {
+                    atoms.push(atom);
+                }
+            }
+        }
+        if !matched {
+            return Err(BetzaError {
+                offset,
+                message: format!("the modifiers {dirs:?} select no direction of `{letter}`"),
+            });
+        }
+    }
+    Ok(atoms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(s: &str) -> usize {
+        parse(s).unwrap().len()
+    }
+
+    #[test]
+    fn basic_pieces() {
+        assert_eq!(count("K"), 8);
+        assert_eq!(count("N"), 8);
+        assert_eq!(count("BN"), 12);
+        assert_eq!(count("Q"), 8);
+        assert!(parse("R").unwrap().iter().all(|a| a.range == 0));
+        assert!(parse("NN").unwrap().iter().all(|a| a.range == 0 && a.df.abs() + a.dr.abs() == 3));
+        assert!(parse("W4").unwrap().iter().all(|a| a.range == 4));
+    }
+
+    #[test]
+    fn pawn() {
+        let p = parse("fmWfceFifmnD").unwrap();
+        assert_eq!(p.len(), 4);
+        assert!(p.contains(&MoveAtom { df: 0, dr: 1, range: 1, quiet: true, capture: false, en_passant: false, initial: false, lame: false }));
+        assert!(p.iter().any(|a| a.df == 1 && a.dr == 1 && a.capture && a.en_passant && !a.quiet));
+        assert!(p.iter().any(|a| a.df == 0 && a.dr == 2 && a.initial && a.lame && a.quiet && !a.capture));
+    }
+
+    #[test]
+    fn directions() {
+        assert_eq!(count("fN"), 4);
+        assert_eq!(count("ffN"), 2);
+        assert_eq!(count("fsN"), 2);
+        assert_eq!(count("vW"), 2);
+        assert_eq!(count("sW"), 2);
+        assert_eq!(count("flF"), 1);
+        assert_eq!(count("fF"), 2);
+    }
+
+    #[test]
+    fn garbage_is_refused_with_position() {
+        assert_eq!(parse("").unwrap_err().offset, 0);
+        assert_eq!(parse("Kx").unwrap_err().offset, 1);
+        assert!(parse("fm").is_err());
+        assert!(parse("k").is_err());
+        assert!(parse("vF").is_err());
+    }
+}
