@@ -158,7 +158,12 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         }
     })?;
     let mut atoms: Vec<MoveAtom> = Vec::new();
-    for comp in pairs.into_iter().next().into_iter().flat_map(|p| p.into_inner()) {
+    for comp in pairs
+        .into_iter()
+        .next()
+        .into_iter()
+        .flat_map(|p| p.into_inner())
+    {
         if comp.as_rule() != Rule::component {
             continue;
         }
@@ -243,7 +248,10 @@ mod tests {
         assert_eq!(count("BN"), 12);
         assert_eq!(count("Q"), 8);
         assert!(parse("R").unwrap().iter().all(|a| a.range == 0));
-        assert!(parse("NN").unwrap().iter().all(|a| a.range == 0 && a.df.abs() + a.dr.abs() == 3));
+        assert!(parse("NN")
+            .unwrap()
+            .iter()
+            .all(|a| a.range == 0 && a.df.abs() + a.dr.abs() == 3));
         assert!(parse("W4").unwrap().iter().all(|a| a.range == 4));
     }
 
@@ -251,9 +259,25 @@ mod tests {
     fn pawn() {
         let p = parse("fmWfceFifmnD").unwrap();
         assert_eq!(p.len(), 4);
-        assert!(p.contains(&MoveAtom { df: 0, dr: 1, range: 1, quiet: true, capture: false, en_passant: false, initial: false, lame: false }));
-        assert!(p.iter().any(|a| a.df == 1 && a.dr == 1 && a.capture && a.en_passant && !a.quiet));
-        assert!(p.iter().any(|a| a.df == 0 && a.dr == 2 && a.initial && a.lame && a.quiet && !a.capture));
+        assert!(p.contains(&MoveAtom {
+            df: 0,
+            dr: 1,
+            range: 1,
+            quiet: true,
+            capture: false,
+            en_passant: false,
+            initial: false,
+            lame: false
+        }));
+        assert!(p
+            .iter()
+            .any(|a| a.df == 1 && a.dr == 1 && a.capture && a.en_passant && !a.quiet));
+        assert!(p.iter().any(|a| a.df == 0
+            && a.dr == 2
+            && a.initial
+            && a.lame
+            && a.quiet
+            && !a.capture));
     }
 
     #[test]

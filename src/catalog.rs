@@ -60,7 +60,10 @@ pub fn load(spec: &str) -> Result<Variant, VariantError> {
         line: 0,
         column: 0,
         field: "--variant".into(),
-        message: format!("no such variant file; give a path to a .toml file or one of: {}", names.join(", ")),
+        message: format!(
+            "no such variant file; give a path to a .toml file or one of: {}",
+            names.join(", ")
+        ),
     }]))
 }
 

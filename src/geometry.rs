@@ -175,20 +175,24 @@ impl Geometry {
     pub fn dark_squares(&self) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         for sq in 0..self.squares() as Square {
-            if (self.file(sq) + self.rank(sq)) % 2 == 0 {
+            if (self.file(sq) + self.rank(sq)).is_multiple_of(2) {
                 b.set(sq);
             }
         }
         b
     }
     pub fn is_dark(&self, sq: Square) -> bool {
-        (self.file(sq) + self.rank(sq)) % 2 == 0
+        (self.file(sq) + self.rank(sq)).is_multiple_of(2)
     }
     pub fn file_char(file: u8) -> char {
         (b'a' + file) as char
     }
     pub fn square_name(&self, sq: Square) -> String {
-        format!("{}{}", Self::file_char(self.file(sq)), self.rank(sq) as u32 + 1)
+        format!(
+            "{}{}",
+            Self::file_char(self.file(sq)),
+            self.rank(sq) as u32 + 1
+        )
     }
     /// Reads a square like `e4` or `j10`; `None` when malformed or off the board.
     pub fn parse_square(&self, s: &str) -> Option<Square> {
@@ -199,7 +203,11 @@ impl Geometry {
         }
         let file = f as u32 - 'a' as u32;
         let rest = chars.as_str();
-        if rest.is_empty() || rest.len() > 3 || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.starts_with('0') {
+        if rest.is_empty()
+            || rest.len() > 3
+            || !rest.bytes().all(|b| b.is_ascii_digit())
+            || rest.starts_with('0')
+        {
             return None;
         }
         let rank: u32 = rest.parse().ok()?;

@@ -5,10 +5,15 @@
 //! tables ([`rules`]), positions are built from it ([`setup`], [`position`]) and moves generated
 //! ([`movegen`]). The library does no terminal I/O; the binary is a thin layer over it.
 
+#![allow(clippy::needless_range_loop)]
+
 pub mod betza;
 pub mod catalog;
+pub mod engine;
+pub mod game;
 pub mod geometry;
 pub mod movegen;
+pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod setup;

@@ -1,45 +1,40 @@
+#![allow(clippy::needless_range_loop)]
 //! The `modern-chess` command: a thin layer over the library (parse arguments, call, print).
 
-use anyhow::{anyhow, bail, Context, Result};
-use clap::{Args, Parser, Subcommand};
-use modern_chess::catalog;
+mod cli;
+
+use anyhow::{anyhow, bail, Result};
+use clap::{Parser, Subcommand};
+use cli::common::{chosen_start, position_for, rules_for, Choice};
 use modern_chess::position::Position;
-use modern_chess::rules::Rules;
 use modern_chess::setup;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "modern-chess", version, about = "Play and check the Modern family of random chess variants")]
+#[command(
+    name = "modern-chess",
+    version,
+    about = "Play and check the Modern family of random chess variants"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-/// How a command picks its position.
-#[derive(Args, Clone, Default)]
-struct Choice {
-    /// Variant file path, or the short name of a file in variants/ (mrc, mrc64, merc, icrc, pmrc, chess, chess960)
-    #[arg(long, short = 'v')]
-    variant: Option<String>,
-    /// Start from this FEN
-    #[arg(long, conflicts_with_all = ["setup", "id", "random"])]
-    fen: Option<String>,
-    /// Start position by White's back rank, e.g. BQRMBNKNR
-    #[arg(long, conflicts_with_all = ["id", "random"])]
-    setup: Option<String>,
-    /// Start position by its number
-    #[arg(long, conflicts_with = "random")]
-    id: Option<u64>,
-    /// A random start position
-    #[arg(long)]
-    random: bool,
-    /// Seed for --random
-    #[arg(long, requires = "random")]
-    seed: Option<u64>,
-}
-
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game in the terminal (default: MRC from a random start, you as White)
+    Play(cli::play::PlayArgs),
+    /// Replay a PGN game record and check every move
+    Replay(cli::replay::ReplayArgs),
+    /// Measure move generation speed (perft), optionally against Fairy-Stockfish
+    Bench(cli::bench::BenchArgs),
+    /// Run as a UCI engine
+    Uci(cli::engines::UciArgs),
+    /// Run as an XBoard/CECP engine
+    Xboard(cli::engines::XboardArgs),
+    /// Play a match against a UCI engine
+    Match(cli::engines::MatchArgs),
     /// Count leaf nodes of the move tree (perft)
     Perft {
         #[command(flatten)]
@@ -63,57 +58,19 @@ enum Command {
     },
 }
 
-fn rules_for(choice: &Choice) -> Result<Rules> {
-    let spec = choice.variant.clone().unwrap_or_else(|| catalog::DEFAULT_VARIANT.to_string());
-    catalog::load_rules(&spec).map_err(|e| anyhow!("{e}"))
-}
-
-/// The start position the choice names, if it names one (`--id`, `--setup`, `--random`).
-fn chosen_start(rules: &Rules, choice: &Choice) -> Result<Option<(u64, setup::StartPosition)>> {
-    let v = &rules.variant;
-    if let Some(s) = &choice.setup {
-        let sp = setup::parse_back_rank(v, s).map_err(|e| anyhow!("--setup: {e}"))?;
-        let id = setup::to_id(v, &sp).map_err(|e| anyhow!("--setup: {e}"))?;
-        return Ok(Some((id, sp)));
-    }
-    let id = if let Some(id) = choice.id {
-        Some(id)
-    } else if choice.random {
-        let seed = choice.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1));
-        Some(setup::random_id(v, seed))
-    } else {
-        None
-    };
-    match id {
-        Some(id) => {
-            let sp = setup::from_id(v, id).map_err(|e| anyhow!("--id: {e}"))?;
-            Ok(Some((id, sp)))
-        }
-        None => Ok(None),
-    }
-}
-
-fn position_for(rules: &Rules, choice: &Choice) -> Result<Position> {
-    if let Some(fen) = &choice.fen {
-        return Position::from_fen(rules, fen).map_err(|e| anyhow!("--fen: {e}"));
-    }
-    let start = match chosen_start(rules, choice)? {
-        Some(s) => s,
-        None => {
-            let n = setup::count(&rules.variant);
-            if n != 1 {
-                bail!("{} has {n} start positions: choose one with --setup, --id, --random or --fen", rules.variant.short);
-            }
-            (0, setup::from_id(&rules.variant, 0).map_err(|e| anyhow!(e))?)
-        }
-    };
-    let fen = setup::start_fen(&rules.variant, &start.1);
-    Position::from_fen(rules, &fen).with_context(|| format!("start FEN {fen}"))
-}
-
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Perft { choice, divide, depth } => {
+        Command::Play(a) => cli::play::run(a)?,
+        Command::Replay(a) => cli::replay::run(a)?,
+        Command::Bench(a) => cli::bench::run(a)?,
+        Command::Uci(a) => cli::engines::uci(a)?,
+        Command::Xboard(a) => cli::engines::xboard(a)?,
+        Command::Match(a) => cli::engines::run_match(a)?,
+        Command::Perft {
+            choice,
+            divide,
+            depth,
+        } => {
             let rules = rules_for(&choice)?;
             let pos = position_for(&rules, &choice)?;
             if depth > 20 {
@@ -132,10 +89,18 @@ fn run(cli: Cli) -> Result<()> {
                 pos.perft(&rules, depth)
             };
             let secs = t.elapsed().as_secs_f64();
-            eprintln!("{:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+            eprintln!(
+                "{:.3} s, {:.0} nodes/s",
+                secs,
+                total as f64 / secs.max(1e-9)
+            );
             println!("Nodes searched: {total}");
         }
-        Command::Positions { choice, count, list } => {
+        Command::Positions {
+            choice,
+            count,
+            list,
+        } => {
             let rules = rules_for(&choice)?;
             let v = &rules.variant;
             if count {

@@ -29,7 +29,10 @@ impl Default for MoveList {
 impl MoveList {
     #[inline]
     pub fn new() -> MoveList {
-        MoveList { len: 0, moves: [const { MaybeUninit::uninit() }; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {
@@ -96,11 +99,19 @@ impl Position {
         self.is_attacked_occ(rules, sq, by, self.occupied())
     }
 
-    pub(crate) fn is_attacked_occ(&self, rules: &Rules, sq: Square, by: usize, occ: Bitboard) -> bool {
+    pub(crate) fn is_attacked_occ(
+        &self,
+        rules: &Rules,
+        sq: Square,
+        by: usize,
+        occ: Bitboard,
+    ) -> bool {
         let theirs = self.by_colour[by];
         for t in 0..rules.n_types {
             let pm = rules.piece_moves(by, t);
-            if pm.has_leap_capture && (pm.leap_attackers[sq as usize] & theirs & self.by_type[t]).any() {
+            if pm.has_leap_capture
+                && (pm.leap_attackers[sq as usize] & theirs & self.by_type[t]).any()
+            {
                 return true;
             }
         }
@@ -121,7 +132,10 @@ impl Position {
                     if !sp.capture || (sp.initial && !pm.initial_squares.has(x)) {
                         continue;
                     }
-                    if sp.targets[x as usize].iter().any(|&(to, path)| to == sq && (path & occ).is_empty()) {
+                    if sp.targets[x as usize]
+                        .iter()
+                        .any(|&(to, path)| to == sq && (path & occ).is_empty())
+                    {
                         return true;
                     }
                 }
@@ -137,13 +151,31 @@ impl Position {
     }
 
     #[inline]
-    fn push_move(&self, rules: &Rules, list: &mut MoveList, from: Square, to: Square, kind: MoveKind, pawn: bool) {
+    fn push_move(
+        &self,
+        rules: &Rules,
+        list: &mut MoveList,
+        from: Square,
+        to: Square,
+        kind: MoveKind,
+        pawn: bool,
+    ) {
         if pawn && rules.promotion_zone[self.side as usize].has(to) {
             for &p in &rules.promotion_to {
-                list.push(Move { from, to, kind, promo: p as u8 });
+                list.push(Move {
+                    from,
+                    to,
+                    kind,
+                    promo: p as u8,
+                });
             }
         } else {
-            list.push(Move { from, to, kind, promo: NO_PROMO });
+            list.push(Move {
+                from,
+                to,
+                kind,
+                promo: NO_PROMO,
+            });
         }
     }
 
@@ -189,8 +221,22 @@ impl Position {
                             continue;
                         }
                         targets.set(to);
-                        let double = is_pawn && quiet && rules.geo.file(from) == rules.geo.file(to) && rules.geo.rank(from).abs_diff(rules.geo.rank(to)) == 2;
-                        self.push_move(rules, list, from, to, if double { MoveKind::DoubleStep } else { MoveKind::Normal }, is_pawn);
+                        let double = is_pawn
+                            && quiet
+                            && rules.geo.file(from) == rules.geo.file(to)
+                            && rules.geo.rank(from).abs_diff(rules.geo.rank(to)) == 2;
+                        self.push_move(
+                            rules,
+                            list,
+                            from,
+                            to,
+                            if double {
+                                MoveKind::DoubleStep
+                            } else {
+                                MoveKind::Normal
+                            },
+                            is_pawn,
+                        );
                     }
                 }
                 if self.ep != NO_SQUARE && pm.ep_capture[f].has(self.ep) && empty.has(self.ep) {
@@ -212,7 +258,9 @@ impl Position {
             if r == NO_SQUARE {
                 continue;
             }
-            let Some((kd, rd)) = rules.castle_targets(us, side) else { continue };
+            let Some((kd, rd)) = rules.castle_targets(us, side) else {
+                continue;
+            };
             if rules.geo.rank(k) != rules.geo.rank(r) {
                 continue;
             }
@@ -247,7 +295,9 @@ impl Position {
         }
         for from in bishops {
             for df in [-1, 1] {
-                let Some(to) = rules.geo.offset(from, df, 0) else { continue };
+                let Some(to) = rules.geo.offset(from, df, 0) else {
+                    continue;
+                };
                 if !rights.has(to) {
                     continue;
                 }
@@ -290,12 +340,18 @@ impl Position {
         if depth == 1 {
             return moves.len() as u64;
         }
-        moves.iter().map(|&m| self.play_unchecked(rules, m).perft(rules, depth - 1)).sum()
+        moves
+            .iter()
+            .map(|&m| self.play_unchecked(rules, m).perft(rules, depth - 1))
+            .sum()
     }
 
     /// Perft per root move, in generation order.
     pub fn divide(&self, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
         let depth = depth.max(1);
-        self.legal_moves(rules).iter().map(|&m| (m, self.play_unchecked(rules, m).perft(rules, depth - 1))).collect()
+        self.legal_moves(rules)
+            .iter()
+            .map(|&m| (m, self.play_unchecked(rules, m).perft(rules, depth - 1)))
+            .collect()
     }
 }

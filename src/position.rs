@@ -21,7 +21,9 @@ pub enum MoveKind {
     DoubleStep,
     EnPassant,
     /// Castling; `to` is the castling rook's square (king takes own rook).
-    Castle { side: u8 },
+    Castle {
+        side: u8,
+    },
     /// Bishop Adjustment; `to` is the partner's square.
     Adjust,
 }
@@ -39,7 +41,12 @@ pub const NO_PROMO: u8 = u8::MAX;
 
 impl Move {
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        Move { from, to, kind, promo: NO_PROMO }
+        Move {
+            from,
+            to,
+            kind,
+            promo: NO_PROMO,
+        }
     }
     pub fn is_castle(&self) -> bool {
         matches!(self.kind, MoveKind::Castle { .. })
@@ -47,9 +54,17 @@ impl Move {
     /// Coordinate notation (`e2e4`, `f8f9m`; castling as king-takes-rook; adjustment as bishop
     /// square then partner square).
     pub fn uci(&self, rules: &Rules) -> String {
-        let mut s = format!("{}{}", rules.geo.square_name(self.from), rules.geo.square_name(self.to));
+        let mut s = format!(
+            "{}{}",
+            rules.geo.square_name(self.from),
+            rules.geo.square_name(self.to)
+        );
         if self.promo != NO_PROMO {
-            s.push(rules.variant.pieces[self.promo as usize].letter.to_ascii_lowercase());
+            s.push(
+                rules.variant.pieces[self.promo as usize]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
         }
         s
     }
@@ -70,7 +85,10 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 fn err<T>(field: &'static str, message: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError { field, message: message.into() })
+    Err(FenError {
+        field,
+        message: message.into(),
+    })
 }
 
 /// The state of a game at one moment.
@@ -241,12 +259,18 @@ impl Position {
             return err("placement", "empty FEN");
         }
         if fields.len() > 7 {
-            return err("placement", format!("{} fields; at most 7 expected", fields.len()));
+            return err(
+                "placement",
+                format!("{} fields; at most 7 expected", fields.len()),
+            );
         }
         let mut p = Position::empty();
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != geo.ranks as usize {
-            return err("placement", format!("{} ranks given, the board has {}", rows.len(), geo.ranks));
+            return err(
+                "placement",
+                format!("{} ranks given, the board has {}", rows.len(), geo.ranks),
+            );
         }
         for (i, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - i as u8;
@@ -254,7 +278,10 @@ impl Position {
             let mut digits = String::new();
             let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
                 if !digits.is_empty() {
-                    let n: usize = digits.parse().map_err(|_| FenError { field: "placement", message: format!("bad number `{digits}`") })?;
+                    let n: usize = digits.parse().map_err(|_| FenError {
+                        field: "placement",
+                        message: format!("bad number `{digits}`"),
+                    })?;
                     if n == 0 {
                         return err("placement", "empty-square count 0");
                     }
@@ -272,13 +299,29 @@ impl Position {
                     continue;
                 }
                 flush(&mut digits, &mut file)?;
-                let colour = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                let colour = if ch.is_ascii_uppercase() {
+                    WHITE
+                } else {
+                    BLACK
+                };
                 let t = match rules.variant.piece_index(ch) {
                     Some(t) if ch.is_ascii_alphabetic() => t,
-                    _ => return err("placement", format!("rank {}: `{ch}` is not a piece letter of {}", rank + 1, rules.variant.short)),
+                    _ => {
+                        return err(
+                            "placement",
+                            format!(
+                                "rank {}: `{ch}` is not a piece letter of {}",
+                                rank + 1,
+                                rules.variant.short
+                            ),
+                        )
+                    }
                 };
                 if file >= geo.files as usize {
-                    return err("placement", format!("rank {} has more than {} files", rank + 1, geo.files));
+                    return err(
+                        "placement",
+                        format!("rank {} has more than {} files", rank + 1, geo.files),
+                    );
                 }
                 let sq = geo.square(file as u8, rank);
                 p.put(rules, t, colour, sq);
@@ -286,29 +329,58 @@ impl Position {
             }
             flush(&mut digits, &mut file)?;
             if file != geo.files as usize {
-                return err("placement", format!("rank {} has {file} files, the board has {}", rank + 1, geo.files));
+                return err(
+                    "placement",
+                    format!(
+                        "rank {} has {file} files, the board has {}",
+                        rank + 1,
+                        geo.files
+                    ),
+                );
             }
         }
         for c in 0..2 {
             let kings = p.pieces(c, rules.royal);
             let name = if c == 0 { "White" } else { "Black" };
             if kings.is_empty() {
-                return err("placement", format!("{name} has no {}", rules.variant.pieces[rules.royal].name.to_lowercase()));
+                return err(
+                    "placement",
+                    format!(
+                        "{name} has no {}",
+                        rules.variant.pieces[rules.royal].name.to_lowercase()
+                    ),
+                );
             }
             if kings.more_than_one() {
-                return err("placement", format!("{name} has more than one {}", rules.variant.pieces[rules.royal].name.to_lowercase()));
+                return err(
+                    "placement",
+                    format!(
+                        "{name} has more than one {}",
+                        rules.variant.pieces[rules.royal].name.to_lowercase()
+                    ),
+                );
             }
             p.king[c] = kings.lsb();
         }
         if let (Some(pawn), Some((_, prank))) = (rules.pawn, rules.variant.setup.pawn) {
             for c in 0..2 {
                 for sq in p.pieces(c, pawn) {
-                    let r = if c == 0 { geo.rank(sq) } else { geo.ranks - 1 - geo.rank(sq) };
+                    let r = if c == 0 {
+                        geo.rank(sq)
+                    } else {
+                        geo.ranks - 1 - geo.rank(sq)
+                    };
                     if rules.promotion_zone[c].has(sq) {
-                        return err("placement", format!("pawn on {}, its promotion rank", geo.square_name(sq)));
+                        return err(
+                            "placement",
+                            format!("pawn on {}, its promotion rank", geo.square_name(sq)),
+                        );
                     }
                     if r < prank {
-                        return err("placement", format!("pawn on {}, behind its starting rank", geo.square_name(sq)));
+                        return err(
+                            "placement",
+                            format!("pawn on {}, behind its starting rank", geo.square_name(sq)),
+                        );
                     }
                 }
             }
@@ -327,15 +399,24 @@ impl Position {
                 return err("castling", "this variant has no castling");
             };
             for ch in castling.chars() {
-                let colour = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                let colour = if ch.is_ascii_uppercase() {
+                    WHITE
+                } else {
+                    BLACK
+                };
                 let rank = rules.castle_rank[colour];
                 let ksq = p.king[colour];
                 if geo.rank(ksq) != rank {
-                    return err("castling", format!("`{ch}`: the king is not on its castling rank"));
+                    return err(
+                        "castling",
+                        format!("`{ch}`: the king is not on its castling rank"),
+                    );
                 }
                 let kf = geo.file(ksq);
                 let lower = ch.to_ascii_lowercase();
-                let rooks_on_rank: Vec<u8> = (0..geo.files).filter(|&f| p.pieces(colour, rook_t).has(geo.square(f, rank))).collect();
+                let rooks_on_rank: Vec<u8> = (0..geo.files)
+                    .filter(|&f| p.pieces(colour, rook_t).has(geo.square(f, rank)))
+                    .collect();
                 let file = match lower {
                     'k' | 'q' if (lower as u8 - b'a') >= geo.files => {
                         let cand: Vec<u8> = if lower == 'k' {
@@ -343,22 +424,45 @@ impl Position {
                         } else {
                             rooks_on_rank.iter().copied().filter(|&f| f < kf).collect()
                         };
-                        let f = if lower == 'k' { cand.last() } else { cand.first() };
+                        let f = if lower == 'k' {
+                            cand.last()
+                        } else {
+                            cand.first()
+                        };
                         match f {
                             Some(&f) => f,
-                            None => return err("castling", format!("`{ch}`: no rook on that side of the king")),
+                            None => {
+                                return err(
+                                    "castling",
+                                    format!("`{ch}`: no rook on that side of the king"),
+                                )
+                            }
                         }
                     }
                     c if c.is_ascii_lowercase() && (c as u8 - b'a') < geo.files => c as u8 - b'a',
-                    _ => return err("castling", format!("`{ch}` is neither a file letter nor K/Q/k/q")),
+                    _ => {
+                        return err(
+                            "castling",
+                            format!("`{ch}` is neither a file letter nor K/Q/k/q"),
+                        )
+                    }
                 };
                 if !rooks_on_rank.contains(&file) {
-                    return err("castling", format!("`{ch}`: no castling rook on {}", geo.square_name(geo.square(file, rank))));
+                    return err(
+                        "castling",
+                        format!(
+                            "`{ch}`: no castling rook on {}",
+                            geo.square_name(geo.square(file, rank))
+                        ),
+                    );
                 }
                 let side = if file < kf { 0 } else { 1 };
                 let sq = geo.square(file, rank);
                 if p.castle[colour][side] != NO_SQUARE && p.castle[colour][side] != sq {
-                    return err("castling", format!("`{ch}`: two castling rooks on one side of the king"));
+                    return err(
+                        "castling",
+                        format!("`{ch}`: two castling rooks on one side of the king"),
+                    );
                 }
                 p.castle[colour][side] = sq;
             }
@@ -368,7 +472,10 @@ impl Position {
         let ep = fields.get(3).copied().unwrap_or("-");
         if ep != "-" {
             let Some(sq) = geo.parse_square(ep) else {
-                return err("en passant", format!("`{ep}` is not a square of this board"));
+                return err(
+                    "en passant",
+                    format!("`{ep}` is not a square of this board"),
+                );
             };
             let us = p.side as usize;
             let them = us ^ 1;
@@ -378,8 +485,16 @@ impl Position {
                 let victim = geo.offset(sq, 0, fwd_them)?;
                 let origin = geo.offset(sq, 0, -fwd_them)?;
                 let (_, prank) = rules.variant.setup.pawn?;
-                let origin_rank = if them == 0 { prank } else { geo.ranks - 1 - prank };
-                (p.pieces(them, pawn).has(victim) && p.piece_at(sq).is_none() && p.piece_at(origin).is_none() && geo.rank(origin) == origin_rank).then_some(victim)
+                let origin_rank = if them == 0 {
+                    prank
+                } else {
+                    geo.ranks - 1 - prank
+                };
+                (p.pieces(them, pawn).has(victim)
+                    && p.piece_at(sq).is_none()
+                    && p.piece_at(origin).is_none()
+                    && geo.rank(origin) == origin_rank)
+                    .then_some(victim)
             })();
             match valid {
                 Some(victim) => {
@@ -390,14 +505,24 @@ impl Position {
                         p.ep_victim = NO_SQUARE;
                     }
                 }
-                None => return err("en passant", format!("{ep} is not behind a pawn that could just have made a double step")),
+                None => {
+                    return err(
+                        "en passant",
+                        format!(
+                            "{ep} is not behind a pawn that could just have made a double step"
+                        ),
+                    )
+                }
             }
         }
 
         let num = |i: usize, name: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(s) => s.parse::<u32>().map_err(|_| FenError { field: name, message: format!("`{s}` is not a number") }),
+                Some(s) => s.parse::<u32>().map_err(|_| FenError {
+                    field: name,
+                    message: format!("`{s}` is not a number"),
+                }),
             }
         };
         p.halfmove = num(4, "halfmove clock", 0)?;
@@ -412,14 +537,32 @@ impl Position {
                     return err("adjustment", "this variant has no Bishop Adjustment");
                 };
                 for ch in adj.chars() {
-                    let colour = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                    let colour = if ch.is_ascii_uppercase() {
+                        WHITE
+                    } else {
+                        BLACK
+                    };
                     let Some(f) = geo.parse_file(ch.to_ascii_lowercase()) else {
-                        return err("adjustment", format!("`{ch}` is not a file letter of this board"));
+                        return err(
+                            "adjustment",
+                            format!("`{ch}` is not a file letter of this board"),
+                        );
                     };
                     let sq = geo.square(f, rules.piece_rank[colour]);
                     match p.piece_at(sq) {
-                        Some((t, c)) if c == colour && Some(t) != rules.pawn => p.adjust[colour].set(sq),
-                        _ => return err("adjustment", format!("`{ch}`: no {} piece on {}", if colour == 0 { "White" } else { "Black" }, geo.square_name(sq))),
+                        Some((t, c)) if c == colour && Some(t) != rules.pawn => {
+                            p.adjust[colour].set(sq)
+                        }
+                        _ => {
+                            return err(
+                                "adjustment",
+                                format!(
+                                    "`{ch}`: no {} piece on {}",
+                                    if colour == 0 { "White" } else { "Black" },
+                                    geo.square_name(sq)
+                                ),
+                            )
+                        }
                     }
                 }
             }
@@ -438,7 +581,9 @@ impl Position {
         let us = self.side as usize;
         rules.ep_types.iter().any(|&t| {
             let pm = rules.piece_moves(us, t);
-            Iterator::any(&mut self.pieces(us, t), |sq| pm.ep_capture[sq as usize].has(self.ep))
+            Iterator::any(&mut self.pieces(us, t), |sq| {
+                pm.ep_capture[sq as usize].has(self.ep)
+            })
         })
     }
 
@@ -486,7 +631,11 @@ impl Position {
         s.push_str(if self.side == 0 { " w " } else { " b " });
         let mut castle = String::new();
         for c in 0..2 {
-            let mut files: Vec<u8> = self.castle[c].iter().filter(|&&sq| sq != NO_SQUARE).map(|&sq| geo.file(sq)).collect();
+            let mut files: Vec<u8> = self.castle[c]
+                .iter()
+                .filter(|&&sq| sq != NO_SQUARE)
+                .map(|&sq| geo.file(sq))
+                .collect();
             files.sort_unstable();
             for f in files {
                 let ch = (b'a' + f) as char;
@@ -498,7 +647,11 @@ impl Position {
         }
         s.push_str(&castle);
         s.push(' ');
-        let ep_legal = self.ep != NO_SQUARE && self.legal_moves(rules).iter().any(|m| m.kind == MoveKind::EnPassant);
+        let ep_legal = self.ep != NO_SQUARE
+            && self
+                .legal_moves(rules)
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant);
         if ep_legal {
             s.push_str(&geo.square_name(self.ep));
         } else {
@@ -529,7 +682,9 @@ impl Position {
         let mut reset_clock = false;
         match m.kind {
             MoveKind::Castle { side } => {
-                let (kd, rd) = rules.castle_targets(us, side as usize).unwrap_or((m.from, m.to));
+                let (kd, rd) = rules
+                    .castle_targets(us, side as usize)
+                    .unwrap_or((m.from, m.to));
                 let (kt, _) = p.remove(rules, m.from).unwrap_or((rules.royal, us));
                 let (rt, _) = p.remove(rules, m.to).unwrap_or((0, us));
                 p.put(rules, kt, us, kd);
@@ -560,14 +715,20 @@ impl Position {
                 if Some(t) == rules.pawn {
                     reset_clock = true;
                 }
-                let nt = if m.promo != NO_PROMO { m.promo as usize } else { t };
+                let nt = if m.promo != NO_PROMO {
+                    m.promo as usize
+                } else {
+                    t
+                };
                 p.put(rules, nt, us, m.to);
                 if t == rules.royal {
                     p.king[us] = m.to;
                 }
                 if m.kind == MoveKind::DoubleStep {
                     let f = rules.geo.file(m.from);
-                    let mid = rules.geo.square(f, (rules.geo.rank(m.from) + rules.geo.rank(m.to)) / 2);
+                    let mid = rules
+                        .geo
+                        .square(f, (rules.geo.rank(m.from) + rules.geo.rank(m.to)) / 2);
                     p.ep = mid;
                     p.ep_victim = m.to;
                     p.side ^= 1;
@@ -583,7 +744,8 @@ impl Position {
             }
         }
         // Castling rights: a king that moves loses both, a rook that moves or is taken its own.
-        let king_moved = m.from == self.king[us] || (m.kind == MoveKind::Adjust && m.to == self.king[us]);
+        let king_moved =
+            m.from == self.king[us] || (m.kind == MoveKind::Adjust && m.to == self.king[us]);
         if king_moved {
             p.castle[us] = [NO_SQUARE; 2];
         }
@@ -669,7 +831,9 @@ impl Position {
                 rooks.swap(0, 1);
             }
             p.castle[c ^ 1] = rooks;
-            p.adjust[c ^ 1] = self.adjust[c].map(map).fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
+            p.adjust[c ^ 1] = self.adjust[c]
+                .map(map)
+                .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
         }
         p.ep = map(self.ep);
         p.ep_victim = map(self.ep_victim);

@@ -34,7 +34,11 @@ impl RayTable {
         if blockers.is_empty() {
             return ray;
         }
-        let b = if self.ascending { blockers.lsb() } else { blockers.msb() };
+        let b = if self.ascending {
+            blockers.lsb()
+        } else {
+            blockers.msb()
+        };
         ray & !rules.rays[self.full].rays[b as usize]
     }
     /// First occupied square on the ray from `sq`, if any.
@@ -158,10 +162,17 @@ impl Rules {
         let mut rays: Vec<RayTable> = Vec::new();
 
         fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8) -> usize {
-            if let Some(i) = rays.iter().position(|r| r.df == df && r.dr == dr && r.range == range) {
+            if let Some(i) = rays
+                .iter()
+                .position(|r| r.df == df && r.dr == dr && r.range == range)
+            {
                 return i;
             }
-            let full = if range == 0 { usize::MAX } else { ray_index(rays, geo, df, dr, 0) };
+            let full = if range == 0 {
+                usize::MAX
+            } else {
+                ray_index(rays, geo, df, dr, 0)
+            };
             let n = geo.squares();
             let mut t = Vec::with_capacity(n);
             for sq in 0..n as Square {
@@ -180,7 +191,14 @@ impl Rules {
             }
             let ascending = (dr as i32) * geo.files as i32 + df as i32 > 0;
             let idx = rays.len();
-            rays.push(RayTable { df, dr, range, ascending, rays: t, full: if full == usize::MAX { idx } else { full } });
+            rays.push(RayTable {
+                df,
+                dr,
+                range,
+                ascending,
+                rays: t,
+                full: if full == usize::MAX { idx } else { full },
+            });
             idx
         }
 
@@ -200,10 +218,18 @@ impl Rules {
                     ep_capture: vec![Bitboard::EMPTY; n],
                     ..Default::default()
                 };
-                let init_rank = if Some(t) == pawn { pawn_rank.map(|r| r[colour]).unwrap_or(piece_rank[colour]) } else { piece_rank[colour] };
+                let init_rank = if Some(t) == pawn {
+                    pawn_rank.map(|r| r[colour]).unwrap_or(piece_rank[colour])
+                } else {
+                    piece_rank[colour]
+                };
                 pm.initial_squares = geo.rank_mask(init_rank);
                 for a in &piece.atoms {
-                    let a: MoveAtom = if colour == 0 { *a } else { MoveAtom { dr: -a.dr, ..*a } };
+                    let a: MoveAtom = if colour == 0 {
+                        *a
+                    } else {
+                        MoveAtom { dr: -a.dr, ..*a }
+                    };
                     let straight = a.df == 0 || a.dr == 0 || a.df.abs() == a.dr.abs();
                     if a.range == 1 && !a.initial && !(a.lame && needs_path(a.df, a.dr)) {
                         for sq in 0..n as Square {
@@ -223,7 +249,11 @@ impl Rules {
                         }
                     } else if a.range != 1 && !a.initial {
                         let ray = ray_index(&mut rays, &geo, a.df, a.dr, a.range);
-                        pm.riders.push(RiderMove { ray, quiet: a.quiet, capture: a.capture });
+                        pm.riders.push(RiderMove {
+                            ray,
+                            quiet: a.quiet,
+                            capture: a.capture,
+                        });
                         if a.capture {
                             let back = ray_index(&mut rays, &geo, -a.df, -a.dr, a.range);
                             match rider_attacks[colour].iter_mut().find(|(r, _)| *r == back) {
@@ -237,7 +267,11 @@ impl Rules {
                         for sq in 0..n as Square {
                             if a.range == 1 {
                                 if let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) {
-                                    let path = if a.lame { lame_path(&geo, sq, a.df, a.dr) } else { Bitboard::EMPTY };
+                                    let path = if a.lame {
+                                        lame_path(&geo, sq, a.df, a.dr)
+                                    } else {
+                                        Bitboard::EMPTY
+                                    };
                                     targets[sq as usize].push((to, path));
                                 }
                             } else {
@@ -256,7 +290,12 @@ impl Rules {
                             }
                         }
                         let _ = straight;
-                        pm.specials.push(SpecialMove { quiet: a.quiet, capture: a.capture, initial: a.initial, targets });
+                        pm.specials.push(SpecialMove {
+                            quiet: a.quiet,
+                            capture: a.capture,
+                            initial: a.initial,
+                            targets,
+                        });
                         if a.capture && !special_attackers[colour].contains(&t) {
                             special_attackers[colour].push(t);
                         }
@@ -269,17 +308,30 @@ impl Rules {
         let mut promotion_zone = [Bitboard::EMPTY; 2];
         let mut promotion_to = Vec::new();
         if let Some(p) = &variant.promotion {
-            promotion_zone = [geo.rank_mask(p.rank), geo.rank_mask(variant.ranks - 1 - p.rank)];
+            promotion_zone = [
+                geo.rank_mask(p.rank),
+                geo.rank_mask(variant.ranks - 1 - p.rank),
+            ];
             promotion_to = p.to.clone();
         }
         let castle_sides = variant.castling.as_ref().map(|c| {
-            let s = |i: usize| CastleSide { king_file: c.sides[i].king_file, rook_file: c.sides[i].rook_file, notation: c.sides[i].notation.clone() };
+            let s = |i: usize| CastleSide {
+                king_file: c.sides[i].king_file,
+                rook_file: c.sides[i].rook_file,
+                notation: c.sides[i].notation.clone(),
+            };
             [s(0), s(1)]
         });
         let castle_rook = variant.castling.as_ref().map(|c| c.rook);
         let adjust_piece = variant.adjustment.as_ref().map(|a| a.piece);
-        let adjust_partners = variant.adjustment.as_ref().map(|a| a.partners.iter().fold(0u32, |m, &p| m | 1 << p)).unwrap_or(0);
-        let ep_types = (0..n_types).filter(|&t| variant.pieces[t].atoms.iter().any(|a| a.en_passant)).collect();
+        let adjust_partners = variant
+            .adjustment
+            .as_ref()
+            .map(|a| a.partners.iter().fold(0u32, |m, &p| m | 1 << p))
+            .unwrap_or(0);
+        let ep_types = (0..n_types)
+            .filter(|&t| variant.pieces[t].atoms.iter().any(|a| a.en_passant))
+            .collect();
 
         let mut rng = SplitMix(0x5EED_CAFE_F00D_D00D ^ (n as u64) << 8 ^ n_types as u64);
         let mut keys = |k: usize| (0..k).map(|_| rng.next()).collect::<Vec<u64>>();
@@ -344,7 +396,10 @@ impl Rules {
             .iter()
             .map(|m| {
                 4 * m.leap_quiet.len() * bb
-                    + m.specials.iter().map(|s| s.targets.iter().map(|t| t.len() * (1 + bb)).sum::<usize>()).sum::<usize>()
+                    + m.specials
+                        .iter()
+                        .map(|s| s.targets.iter().map(|t| t.len() * (1 + bb)).sum::<usize>())
+                        .sum::<usize>()
             })
             .sum();
         rays + moves + 8 * self.zobrist.piece.len() + 8 * 5 * self.geo.squares()
@@ -354,7 +409,10 @@ impl Rules {
     pub fn castle_targets(&self, colour: usize, side: usize) -> Option<(Square, Square)> {
         let s = &self.castle_sides.as_ref()?[side];
         let r = self.castle_rank[colour];
-        Some((self.geo.square(s.king_file, r), self.geo.square(s.rook_file, r)))
+        Some((
+            self.geo.square(s.king_file, r),
+            self.geo.square(s.rook_file, r),
+        ))
     }
 
     #[inline]
@@ -382,7 +440,11 @@ fn lame_path(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Bitboard {
             }
         }
     } else {
-        let first = if adf > adr { (df.signum(), 0) } else { (0, dr.signum()) };
+        let first = if adf > adr {
+            (df.signum(), 0)
+        } else {
+            (0, dr.signum())
+        };
         if let Some(s) = geo.offset(sq, first.0 as i32, first.1 as i32) {
             b.set(s);
         }

@@ -25,7 +25,11 @@ enum Stage {
     /// `k` pieces of one letter on any of the free squares.
     Combination { piece: usize, k: usize },
     /// The royal piece and the rooks fill the rest.
-    Rest { royal: usize, rook: Option<usize>, between: bool },
+    Rest {
+        royal: usize,
+        rook: Option<usize>,
+        between: bool,
+    },
 }
 
 fn binomial(n: usize, k: usize) -> u64 {
@@ -41,11 +45,17 @@ fn binomial(n: usize, k: usize) -> u64 {
 
 /// The letter used as "bishop" by the `bishops` rule: the adjusting piece, else `B`.
 fn bishop_piece(v: &Variant) -> Option<usize> {
-    v.adjustment.as_ref().map(|a| a.piece).or_else(|| v.piece_index('B'))
+    v.adjustment
+        .as_ref()
+        .map(|a| a.piece)
+        .or_else(|| v.piece_index('B'))
 }
 
 fn rook_piece(v: &Variant) -> Option<usize> {
-    v.castling.as_ref().map(|c| c.rook).or_else(|| v.piece_index('R'))
+    v.castling
+        .as_ref()
+        .map(|c| c.rook)
+        .or_else(|| v.piece_index('R'))
 }
 
 fn stages(v: &Variant) -> Vec<Stage> {
@@ -55,10 +65,19 @@ fn stages(v: &Variant) -> Vec<Stage> {
     let bishop = bishop_piece(v).filter(|&b| count_of(b) > 0);
     if let Some(b) = bishop {
         if v.setup.bishops == BishopRule::Opposite && count_of(b) == 2 {
-            out.push(Stage::ColourBishop { piece: b, dark: false });
-            out.push(Stage::ColourBishop { piece: b, dark: true });
+            out.push(Stage::ColourBishop {
+                piece: b,
+                dark: false,
+            });
+            out.push(Stage::ColourBishop {
+                piece: b,
+                dark: true,
+            });
         } else {
-            out.push(Stage::Combination { piece: b, k: count_of(b) });
+            out.push(Stage::Combination {
+                piece: b,
+                k: count_of(b),
+            });
         }
     }
     let royal = v.royal();
@@ -69,17 +88,37 @@ fn stages(v: &Variant) -> Vec<Stage> {
             others.push(p);
         }
     }
-    others.sort_by(|&a, &b| v.pieces[b].value.cmp(&v.pieces[a].value).then(v.pieces[a].letter.cmp(&v.pieces[b].letter)));
+    others.sort_by(|&a, &b| {
+        v.pieces[b]
+            .value
+            .cmp(&v.pieces[a].value)
+            .then(v.pieces[a].letter.cmp(&v.pieces[b].letter))
+    });
     for p in others {
-        out.push(Stage::Combination { piece: p, k: count_of(p) });
+        out.push(Stage::Combination {
+            piece: p,
+            k: count_of(p),
+        });
     }
-    out.push(Stage::Rest { royal, rook, between: v.setup.king_between_rooks });
+    out.push(Stage::Rest {
+        royal,
+        rook,
+        between: v.setup.king_between_rooks,
+    });
     out
 }
 
 /// The distinct arrangements of the pieces left for the last stage, in lexicographic order.
-fn rest_arrangements(v: &Variant, royal: usize, rook: Option<usize>, between: bool, n: usize) -> Vec<Vec<usize>> {
-    let rooks = rook.map(|r| v.setup.army.iter().filter(|&&x| x == r).count()).unwrap_or(0);
+fn rest_arrangements(
+    v: &Variant,
+    royal: usize,
+    rook: Option<usize>,
+    between: bool,
+    n: usize,
+) -> Vec<Vec<usize>> {
+    let rooks = rook
+        .map(|r| v.setup.army.iter().filter(|&&x| x == r).count())
+        .unwrap_or(0);
     if rooks + 1 != n {
         return Vec::new();
     }
@@ -132,7 +171,7 @@ fn combination_rank(n: usize, chosen: &[usize]) -> u64 {
 
 /// Is the setup square (index within the setup files) dark for White?
 fn is_dark(v: &Variant, idx: usize) -> bool {
-    (v.setup.files.0 as usize + idx + v.setup.rank as usize) % 2 == 0
+    (v.setup.files.0 as usize + idx + v.setup.rank as usize).is_multiple_of(2)
 }
 
 fn width(v: &Variant) -> usize {
@@ -158,7 +197,11 @@ fn count_one_side(v: &Variant) -> u64 {
                 total *= binomial(free, k);
                 free = free.saturating_sub(k);
             }
-            Stage::Rest { royal, rook, between } => {
+            Stage::Rest {
+                royal,
+                rook,
+                between,
+            } => {
                 total *= rest_arrangements(v, royal, rook, between, free).len() as u64;
             }
         }
@@ -186,7 +229,11 @@ fn side_from_id(v: &Variant, mut id: u64) -> Option<Vec<usize>> {
         let free: Vec<usize> = (0..w).filter(|&i| rank[i].is_none()).collect();
         match st {
             Stage::ColourBishop { piece, dark } => {
-                let squares: Vec<usize> = free.iter().copied().filter(|&i| is_dark(v, i) == dark).collect();
+                let squares: Vec<usize> = free
+                    .iter()
+                    .copied()
+                    .filter(|&i| is_dark(v, i) == dark)
+                    .collect();
                 let n = squares.len() as u64;
                 if n == 0 {
                     return None;
@@ -204,7 +251,11 @@ fn side_from_id(v: &Variant, mut id: u64) -> Option<Vec<usize>> {
                 }
                 id /= n;
             }
-            Stage::Rest { royal, rook, between } => {
+            Stage::Rest {
+                royal,
+                rook,
+                between,
+            } => {
                 let arr = rest_arrangements(v, royal, rook, between, free.len());
                 let n = arr.len() as u64;
                 if n == 0 {
@@ -235,14 +286,23 @@ fn side_to_id(v: &Variant, back: &[usize]) -> Option<u64> {
         let free: Vec<usize> = (0..w).filter(|&i| !placed[i]).collect();
         match st {
             Stage::ColourBishop { piece, dark } => {
-                let squares: Vec<usize> = free.iter().copied().filter(|&i| is_dark(v, i) == dark).collect();
+                let squares: Vec<usize> = free
+                    .iter()
+                    .copied()
+                    .filter(|&i| is_dark(v, i) == dark)
+                    .collect();
                 let pos = squares.iter().position(|&i| back[i] == piece)?;
                 placed[squares[pos]] = true;
                 id += pos as u64 * mult;
                 mult *= squares.len() as u64;
             }
             Stage::Combination { piece, k } => {
-                let chosen: Vec<usize> = free.iter().enumerate().filter(|(_, &i)| back[i] == piece).map(|(j, _)| j).collect();
+                let chosen: Vec<usize> = free
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &i)| back[i] == piece)
+                    .map(|(j, _)| j)
+                    .collect();
                 if chosen.len() != k {
                     return None;
                 }
@@ -252,7 +312,11 @@ fn side_to_id(v: &Variant, back: &[usize]) -> Option<u64> {
                 id += combination_rank(free.len(), &chosen) * mult;
                 mult *= binomial(free.len(), k);
             }
-            Stage::Rest { royal, rook, between } => {
+            Stage::Rest {
+                royal,
+                rook,
+                between,
+            } => {
                 let arr = rest_arrangements(v, royal, rook, between, free.len());
                 let mine: Vec<usize> = free.iter().map(|&i| back[i]).collect();
                 let pos = arr.iter().position(|a| *a == mine)?;
@@ -288,7 +352,11 @@ fn black_for(v: &Variant, white: &[usize]) -> Vec<usize> {
 pub fn from_id(v: &Variant, id: u64) -> Result<StartPosition, String> {
     let total = count(v);
     if id >= total {
-        return Err(format!("id {id} is out of range: {} has {total} start positions (0..={})", v.short, total.saturating_sub(1)));
+        return Err(format!(
+            "id {id} is out of range: {} has {total} start positions (0..={})",
+            v.short,
+            total.saturating_sub(1)
+        ));
     }
     if v.setup.symmetry == Symmetry::None && v.setup.random {
         let n = count_one_side(v);
@@ -327,7 +395,10 @@ pub fn to_id(v: &Variant, sp: &StartPosition) -> Result<u64, String> {
 pub fn check_back_rank(v: &Variant, back: &[usize]) -> Result<(), String> {
     let w = width(v);
     if back.len() != w {
-        return Err(format!("{} pieces given, the setup files hold {w}", back.len()));
+        return Err(format!(
+            "{} pieces given, the setup files hold {w}",
+            back.len()
+        ));
     }
     let mut a = back.to_vec();
     let mut b = v.setup.army.clone();
@@ -352,8 +423,8 @@ pub fn check_back_rank(v: &Variant, back: &[usize]) -> Result<(), String> {
         let royal = v.royal();
         let k = back.iter().position(|&p| p == royal).unwrap_or(0);
         if let Some(r) = rook_piece(v) {
-            let left = back[..k].iter().any(|&p| p == r);
-            let right = back[k + 1..].iter().any(|&p| p == r);
+            let left = back[..k].contains(&r);
+            let right = back[k + 1..].contains(&r);
             if !(left && right) {
                 return Err("the king must stand between the rooks".into());
             }
@@ -380,7 +451,14 @@ pub fn parse_back_rank(v: &Variant, s: &str) -> Result<StartPosition, String> {
                 let up = c.to_ascii_uppercase();
                 v.piece_index(up)
                     .filter(|&ix| !v.pieces[ix].pawn)
-                    .ok_or_else(|| format!("character {} `{c}` is not a piece letter of {} (pieces: {})", i + 1, v.short, v.pieces.iter().map(|p| p.letter).collect::<String>()))
+                    .ok_or_else(|| {
+                        format!(
+                            "character {} `{c}` is not a piece letter of {} (pieces: {})",
+                            i + 1,
+                            v.short,
+                            v.pieces.iter().map(|p| p.letter).collect::<String>()
+                        )
+                    })
             })
             .collect()
     };
@@ -392,7 +470,9 @@ pub fn parse_back_rank(v: &Variant, s: &str) -> Result<StartPosition, String> {
             check_back_rank(v, &black).map_err(|e| format!("setup `{b}`: {e}"))?;
             black
         }
-        Some(_) => return Err("a separate Black rank is only allowed with symmetry = \"none\"".into()),
+        Some(_) => {
+            return Err("a separate Black rank is only allowed with symmetry = \"none\"".into())
+        }
         None => black_for(v, &white),
     };
     Ok(StartPosition { white, black })
@@ -422,12 +502,7 @@ pub fn start_fen(v: &Variant, sp: &StartPosition) -> String {
     for (i, &p) in sp.white.iter().enumerate() {
         board[wr][f0 + i] = Some((p, true));
     }
-    let bf = |i: usize| -> usize {
-        match v.setup.symmetry {
-            // Black's list is read from the a-side, so a reversed White list lands rotated.
-            _ => f0 + i,
-        }
-    };
+    let bf = |i: usize| -> usize { f0 + i };
     for (i, &p) in sp.black.iter().enumerate() {
         board[br][bf(i)] = Some((p, false));
     }
@@ -467,7 +542,10 @@ pub fn start_fen(v: &Variant, sp: &StartPosition) -> String {
             let k = back.iter().position(|&p| p == v.royal());
             let Some(k) = k else { continue };
             let left = back[..k].iter().position(|&p| p == c.rook);
-            let right = back[k + 1..].iter().rposition(|&p| p == c.rook).map(|x| x + k + 1);
+            let right = back[k + 1..]
+                .iter()
+                .rposition(|&p| p == c.rook)
+                .map(|x| x + k + 1);
             if c.king_between_rooks && (left.is_none() || right.is_none()) {
                 continue;
             }
@@ -486,7 +564,10 @@ pub fn start_fen(v: &Variant, sp: &StartPosition) -> String {
         for (back, white) in [(&sp.white, true), (&sp.black, false)] {
             let rank = if white { wr } else { br };
             let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == a.piece).collect();
-            let colours: Vec<bool> = sq.iter().map(|&i| (f0 + i + rank) % 2 == 0).collect();
+            let colours: Vec<bool> = sq
+                .iter()
+                .map(|&i| (f0 + i + rank).is_multiple_of(2))
+                .collect();
             let same = colours.len() >= 2 && colours.iter().all(|&c| c == colours[0]);
             if !a.same_colour_only || same {
                 for i in 0..back.len() {

@@ -30,7 +30,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Loc<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = toml::Spanned::<T>::deserialize(d)?;
         let span = s.span();
-        Ok(Loc { value: s.into_inner(), span, src: CURRENT_SOURCE.with(|c| c.get()) })
+        Ok(Loc {
+            value: s.into_inner(),
+            span,
+            src: CURRENT_SOURCE.with(|c| c.get()),
+        })
     }
 }
 
@@ -116,7 +120,11 @@ pub struct FieldError {
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {
-            write!(f, "{}:{}:{}: `{}`: {}", self.file, self.line, self.column, self.field, self.message)
+            write!(
+                f,
+                "{}:{}:{}: `{}`: {}",
+                self.file, self.line, self.column, self.field, self.message
+            )
         } else {
             write!(f, "{}: `{}`: {}", self.file, self.field, self.message)
         }
@@ -130,7 +138,12 @@ pub struct VariantError(pub Vec<FieldError>);
 impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.len();
-        write!(f, "invalid variant file ({} problem{})", n, if n == 1 { "" } else { "s" })?;
+        write!(
+            f,
+            "invalid variant file ({} problem{})",
+            n,
+            if n == 1 { "" } else { "s" }
+        )?;
         for e in &self.0 {
             write!(f, "\n  {e}")?;
         }
@@ -144,7 +157,12 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -159,8 +177,15 @@ pub struct FileResolver;
 
 impl Resolver for FileResolver {
     fn read(&self, from: &str, name: &str) -> Result<(String, String), String> {
-        let base = Path::new(from).parent().map(Path::to_path_buf).unwrap_or_default();
-        let path: PathBuf = if Path::new(name).is_absolute() { PathBuf::from(name) } else { base.join(name) };
+        let base = Path::new(from)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let path: PathBuf = if Path::new(name).is_absolute() {
+            PathBuf::from(name)
+        } else {
+            base.join(name)
+        };
         std::fs::read_to_string(&path)
             .map(|t| (path.display().to_string(), t))
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
@@ -300,7 +325,13 @@ impl Variant {
     pub fn from_path(path: &Path) -> Result<Variant, VariantError> {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| {
-            VariantError(vec![FieldError { file: name.clone(), line: 0, column: 0, field: "".into(), message: format!("cannot read file: {e}") }])
+            VariantError(vec![FieldError {
+                file: name.clone(),
+                line: 0,
+                column: 0,
+                field: "".into(),
+                message: format!("cannot read file: {e}"),
+            }])
         })?;
         Self::from_text(&name, &text, &FileResolver)
     }
@@ -309,8 +340,15 @@ impl Variant {
     ///
     /// # Errors
     /// When the text is not valid TOML for the schema or fails validation.
-    pub fn from_text(name: &str, text: &str, resolver: &dyn Resolver) -> Result<Variant, VariantError> {
-        let mut sources = vec![Source { name: name.to_string(), text: text.to_string() }];
+    pub fn from_text(
+        name: &str,
+        text: &str,
+        resolver: &dyn Resolver,
+    ) -> Result<Variant, VariantError> {
+        let mut sources = vec![Source {
+            name: name.to_string(),
+            text: text.to_string(),
+        }];
         let mut raw = parse_raw(&sources, 0)?;
         let mut current = name.to_string();
         let mut depth = 0;
@@ -318,13 +356,27 @@ impl Variant {
             depth += 1;
             let err = |msg: String, s: &[Source]| {
                 let (line, column) = line_col(&s[ext.src].text, ext.span.start);
-                VariantError(vec![FieldError { file: s[ext.src].name.clone(), line, column, field: "extends".into(), message: msg }])
+                VariantError(vec![FieldError {
+                    file: s[ext.src].name.clone(),
+                    line,
+                    column,
+                    field: "extends".into(),
+                    message: msg,
+                }])
             };
             if depth > 8 {
-                return Err(err("`extends` chain is longer than 8 files (a cycle?)".into(), &sources));
+                return Err(err(
+                    "`extends` chain is longer than 8 files (a cycle?)".into(),
+                    &sources,
+                ));
             }
-            let (bname, btext) = resolver.read(&current, &ext.value).map_err(|m| err(m, &sources))?;
-            sources.push(Source { name: bname.clone(), text: btext });
+            let (bname, btext) = resolver
+                .read(&current, &ext.value)
+                .map_err(|m| err(m, &sources))?;
+            sources.push(Source {
+                name: bname.clone(),
+                text: btext,
+            });
             let base = parse_raw(&sources, sources.len() - 1)?;
             raw = raw.merge(base);
             current = bname;
@@ -337,7 +389,10 @@ fn parse_raw(sources: &[Source], idx: usize) -> Result<RawVariant, VariantError>
     CURRENT_SOURCE.with(|c| c.set(idx));
     let src = &sources[idx];
     toml::from_str::<RawVariant>(&src.text).map_err(|e| {
-        let (line, column) = e.span().map(|s| line_col(&src.text, s.start)).unwrap_or((0, 0));
+        let (line, column) = e
+            .span()
+            .map(|s| line_col(&src.text, s.start))
+            .unwrap_or((0, 0));
         VariantError(vec![FieldError {
             file: src.name.clone(),
             line,
@@ -361,10 +416,22 @@ impl Checker<'_> {
     fn at_offset<T>(&mut self, loc: &Loc<T>, offset: usize, field: &str, msg: impl Into<String>) {
         let src = &self.sources[loc.src];
         let (line, column) = line_col(&src.text, loc.span.start);
-        self.errors.push(FieldError { file: src.name.clone(), line, column: column + offset, field: field.into(), message: msg.into() });
+        self.errors.push(FieldError {
+            file: src.name.clone(),
+            line,
+            column: column + offset,
+            field: field.into(),
+            message: msg.into(),
+        });
     }
     fn missing(&mut self, field: &str, msg: &str) {
-        self.errors.push(FieldError { file: self.sources[0].name.clone(), line: 0, column: 0, field: field.into(), message: msg.into() });
+        self.errors.push(FieldError {
+            file: self.sources[0].name.clone(),
+            line: 0,
+            column: 0,
+            field: field.into(),
+            message: msg.into(),
+        });
     }
 }
 
@@ -390,13 +457,21 @@ fn single_file(s: &str, files: u8) -> Option<u8> {
 }
 
 fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantError> {
-    let mut ck = Checker { sources, errors: Vec::new() };
+    let mut ck = Checker {
+        sources,
+        errors: Vec::new(),
+    };
 
     let name = raw.name.as_ref().map(|l| l.value.clone());
     if name.is_none() {
         ck.missing("name", "missing: the variant's name");
     }
-    let short = raw.short.as_ref().map(|l| l.value.clone()).or_else(|| name.clone()).unwrap_or_default();
+    let short = raw
+        .short
+        .as_ref()
+        .map(|l| l.value.clone())
+        .or_else(|| name.clone())
+        .unwrap_or_default();
 
     // Board
     let (mut files, mut ranks) = (8u8, 8u8);
@@ -410,7 +485,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                         8
                     }
                     Some(l) if l.value < 1 || l.value > 26 => {
-                        ck.at(l, &format!("board.{key}"), format!("{} is out of range 1..=26", l.value));
+                        ck.at(
+                            l,
+                            &format!("board.{key}"),
+                            format!("{} is out of range 1..=26", l.value),
+                        );
                         8
                     }
                     Some(l) => l.value as u8,
@@ -420,7 +499,14 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             ranks = dim(&b.ranks, "ranks");
             if files as usize * ranks as usize > crate::geometry::MAX_SQUARES {
                 if let Some(l) = &b.files {
-                    ck.at(l, "board", format!("{files}x{ranks} = {} squares: a board may have at most 128", files as usize * ranks as usize));
+                    ck.at(
+                        l,
+                        "board",
+                        format!(
+                            "{files}x{ranks} = {} squares: a board may have at most 128",
+                            files as usize * ranks as usize
+                        ),
+                    );
                 }
                 files = 8;
                 ranks = 8;
@@ -440,8 +526,12 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 let anchor = p.betza.as_ref().or(p.name.as_ref());
                 if key.chars().count() != 1 || !letter.is_ascii_uppercase() {
                     match anchor {
-                        Some(l) => ck.at(l, &field, "a piece key must be one upper-case letter (A-Z)"),
-                        None => ck.missing(&field, "a piece key must be one upper-case letter (A-Z)"),
+                        Some(l) => {
+                            ck.at(l, &field, "a piece key must be one upper-case letter (A-Z)")
+                        }
+                        None => {
+                            ck.missing(&field, "a piece key must be one upper-case letter (A-Z)")
+                        }
                     }
                     continue;
                 }
@@ -452,20 +542,32 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 }
                 let atoms = match &p.betza {
                     None => {
-                        ck.missing(&format!("{field}.betza"), "missing: the piece's moves in Betza notation");
+                        ck.missing(
+                            &format!("{field}.betza"),
+                            "missing: the piece's moves in Betza notation",
+                        );
                         Vec::new()
                     }
                     Some(b) => match betza::parse(&b.value) {
                         Ok(a) => a,
                         Err(e) => {
-                            ck.at_offset(b, e.offset + 1, &format!("{field}.betza"), format!("Betza `{}` does not parse {e}", b.value));
+                            ck.at_offset(
+                                b,
+                                e.offset + 1,
+                                &format!("{field}.betza"),
+                                format!("Betza `{}` does not parse {e}", b.value),
+                            );
                             Vec::new()
                         }
                     },
                 };
                 let value = match &p.value {
                     Some(v) if v.value.abs() > 100_000 => {
-                        ck.at(v, &format!("{field}.value"), "value must be within -100000..=100000");
+                        ck.at(
+                            v,
+                            &format!("{field}.value"),
+                            "value must be within -100000..=100000",
+                        );
                         0
                     }
                     Some(v) => v.value as i32,
@@ -473,8 +575,16 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 };
                 pieces.push(PieceDef {
                     letter,
-                    name: p.name.as_ref().map(|l| l.value.clone()).unwrap_or_else(|| letter.to_string()),
-                    betza: p.betza.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
+                    name: p
+                        .name
+                        .as_ref()
+                        .map(|l| l.value.clone())
+                        .unwrap_or_else(|| letter.to_string()),
+                    betza: p
+                        .betza
+                        .as_ref()
+                        .map(|l| l.value.clone())
+                        .unwrap_or_default(),
                     atoms,
                     royal: p.royal.as_ref().map(|l| l.value).unwrap_or(false),
                     pawn: p.pawn.as_ref().map(|l| l.value).unwrap_or(false),
@@ -484,11 +594,20 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 piece_locs.push(p.betza.as_ref());
             }
             if pieces.len() > crate::rules::MAX_PIECE_TYPES {
-                ck.missing("pieces", &format!("at most {} piece kinds are supported", crate::rules::MAX_PIECE_TYPES));
+                ck.missing(
+                    "pieces",
+                    &format!(
+                        "at most {} piece kinds are supported",
+                        crate::rules::MAX_PIECE_TYPES
+                    ),
+                );
             }
             let royals = pieces.iter().filter(|p| p.royal).count();
             if royals != 1 && !map.is_empty() {
-                ck.missing("pieces", &format!("exactly one piece must have `royal = true` (found {royals})"));
+                ck.missing(
+                    "pieces",
+                    &format!("exactly one piece must have `royal = true` (found {royals})"),
+                );
             }
             if pieces.iter().filter(|p| p.pawn).count() > 1 {
                 ck.missing("pieces", "at most one piece may have `pawn = true`");
@@ -498,12 +617,25 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
     let index_of = |c: char| pieces.iter().position(|p| p.letter == c);
 
     // Letters lists ("QMRBN") checked against the pieces.
-    fn letters(ck: &mut Checker, loc: &Loc<String>, field: &str, pieces: &[PieceDef]) -> Vec<usize> {
+    fn letters(
+        ck: &mut Checker,
+        loc: &Loc<String>,
+        field: &str,
+        pieces: &[PieceDef],
+    ) -> Vec<usize> {
         let mut out = Vec::new();
         for (i, c) in loc.value.chars().enumerate() {
             match pieces.iter().position(|p| p.letter == c) {
                 Some(ix) => out.push(ix),
-                None => ck.at_offset(loc, i + 1, field, format!("`{c}` is not a piece letter of this variant (pieces: {})", pieces.iter().map(|p| p.letter).collect::<String>())),
+                None => ck.at_offset(
+                    loc,
+                    i + 1,
+                    field,
+                    format!(
+                        "`{c}` is not a piece letter of this variant (pieces: {})",
+                        pieces.iter().map(|p| p.letter).collect::<String>()
+                    ),
+                ),
             }
         }
         out
@@ -525,7 +657,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
         Some(s) => {
             if let Some(r) = &s.rank {
                 if r.value < 1 || r.value > ranks as i64 {
-                    ck.at(r, "setup.rank", format!("rank {} is off the board (1..={ranks})", r.value));
+                    ck.at(
+                        r,
+                        "setup.rank",
+                        format!("rank {} is off the board (1..={ranks})", r.value),
+                    );
                 } else {
                     setup.rank = (r.value - 1) as u8;
                 }
@@ -533,23 +669,51 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             if let Some(f) = &s.files {
                 match parse_file_range(&f.value, files) {
                     Some(range) => setup.files = range,
-                    None => ck.at(f, "setup.files", format!("`{}` is not a file range on this board (like \"a-{}\")", f.value, (b'a' + files - 1) as char)),
+                    None => ck.at(
+                        f,
+                        "setup.files",
+                        format!(
+                            "`{}` is not a file range on this board (like \"a-{}\")",
+                            f.value,
+                            (b'a' + files - 1) as char
+                        ),
+                    ),
                 }
             }
             match &s.army {
-                None => ck.missing("setup.army", "missing: the pieces to place, e.g. \"RNBQKBNR\""),
+                None => ck.missing(
+                    "setup.army",
+                    "missing: the pieces to place, e.g. \"RNBQKBNR\"",
+                ),
                 Some(a) => {
                     setup.army = letters(&mut ck, a, "setup.army", &pieces);
                     let width = (setup.files.1 - setup.files.0 + 1) as usize;
                     if a.value.chars().count() != width {
-                        ck.at(a, "setup.army", format!("army has {} pieces but the setup files hold {width} squares", a.value.chars().count()));
+                        ck.at(
+                            a,
+                            "setup.army",
+                            format!(
+                                "army has {} pieces but the setup files hold {width} squares",
+                                a.value.chars().count()
+                            ),
+                        );
                     }
                     let royal_count = setup.army.iter().filter(|&&i| pieces[i].royal).count();
                     if !pieces.is_empty() && royal_count != 1 {
-                        ck.at(a, "setup.army", format!("the army must hold exactly one royal piece (found {royal_count})"));
+                        ck.at(
+                            a,
+                            "setup.army",
+                            format!(
+                                "the army must hold exactly one royal piece (found {royal_count})"
+                            ),
+                        );
                     }
                     if setup.army.iter().any(|&i| pieces[i].pawn) {
-                        ck.at(a, "setup.army", "pawns are placed by `setup.pawn`, not in the army");
+                        ck.at(
+                            a,
+                            "setup.army",
+                            "pawns are placed by `setup.pawn`, not in the army",
+                        );
                     }
                 }
             }
@@ -560,7 +724,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                     "mirror" => Symmetry::Mirror,
                     "none" => Symmetry::None,
                     other => {
-                        ck.at(sym, "setup.symmetry", format!("`{other}`: expected \"reverse\", \"mirror\" or \"none\""));
+                        ck.at(
+                            sym,
+                            "setup.symmetry",
+                            format!("`{other}`: expected \"reverse\", \"mirror\" or \"none\""),
+                        );
                         Symmetry::Reverse
                     }
                 };
@@ -570,12 +738,20 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                     "any" => BishopRule::Any,
                     "opposite" => BishopRule::Opposite,
                     other => {
-                        ck.at(b, "setup.bishops", format!("`{other}`: expected \"any\" or \"opposite\""));
+                        ck.at(
+                            b,
+                            "setup.bishops",
+                            format!("`{other}`: expected \"any\" or \"opposite\""),
+                        );
                         BishopRule::Any
                     }
                 };
             }
-            setup.king_between_rooks = s.king_between_rooks.as_ref().map(|l| l.value).unwrap_or(false);
+            setup.king_between_rooks = s
+                .king_between_rooks
+                .as_ref()
+                .map(|l| l.value)
+                .unwrap_or(false);
             let pawn_piece = match &s.pawn {
                 Some(p) => {
                     let v = letters(&mut ck, p, "setup.pawn", &pieces);
@@ -593,7 +769,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             if let Some(pi) = pawn_piece {
                 let pr = match &s.pawn_rank {
                     Some(r) if r.value < 1 || r.value > ranks as i64 => {
-                        ck.at(r, "setup.pawn_rank", format!("rank {} is off the board", r.value));
+                        ck.at(
+                            r,
+                            "setup.pawn_rank",
+                            format!("rank {} is off the board", r.value),
+                        );
                         setup.rank + 1
                     }
                     Some(r) => (r.value - 1) as u8,
@@ -612,12 +792,20 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
     let mut castling = None;
     if let Some(c) = &raw.castling {
         let rook = match &c.rook {
-            Some(r) => letters(&mut ck, r, "castling.rook", &pieces).first().copied(),
+            Some(r) => letters(&mut ck, r, "castling.rook", &pieces)
+                .first()
+                .copied(),
             None => index_of('R'),
         };
-        let side = |ck: &mut Checker, s: &Option<RawCastleSide>, key: &str| -> Option<CastleSideDef> {
+        let side = |ck: &mut Checker,
+                    s: &Option<RawCastleSide>,
+                    key: &str|
+         -> Option<CastleSideDef> {
             let Some(s) = s else {
-                ck.missing(&format!("castling.{key}"), "missing: `{ king = \"c\", rook = \"d\", notation = \"O-O-O\" }`");
+                ck.missing(
+                    &format!("castling.{key}"),
+                    "missing: `{ king = \"c\", rook = \"d\", notation = \"O-O-O\" }`",
+                );
                 return None;
             };
             let mut file = |v: &Option<Loc<String>>, what: &str| -> Option<u8> {
@@ -629,7 +817,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                     Some(l) => {
                         let f = single_file(&l.value, files);
                         if f.is_none() {
-                            ck.at(l, &format!("castling.{key}.{what}"), format!("`{}` is not a file of this {files}-file board", l.value));
+                            ck.at(
+                                l,
+                                &format!("castling.{key}.{what}"),
+                                format!("`{}` is not a file of this {files}-file board", l.value),
+                            );
                         }
                         f
                     }
@@ -637,23 +829,48 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             };
             let king_file = file(&s.king, "king");
             let rook_file = file(&s.rook, "rook");
-            let notation = s.notation.as_ref().map(|l| l.value.clone()).unwrap_or_else(|| if key == "a_side" { "O-O-O".into() } else { "O-O".into() });
+            let notation = s
+                .notation
+                .as_ref()
+                .map(|l| l.value.clone())
+                .unwrap_or_else(|| {
+                    if key == "a_side" {
+                        "O-O-O".into()
+                    } else {
+                        "O-O".into()
+                    }
+                });
             if let (Some(k), Some(r), Some(l)) = (king_file, rook_file, s.king.as_ref()) {
                 if k == r {
-                    ck.at(l, &format!("castling.{key}"), "king and rook cannot end on the same file");
+                    ck.at(
+                        l,
+                        &format!("castling.{key}"),
+                        "king and rook cannot end on the same file",
+                    );
                 }
             }
-            Some(CastleSideDef { king_file: king_file?, rook_file: rook_file?, notation })
+            Some(CastleSideDef {
+                king_file: king_file?,
+                rook_file: rook_file?,
+                notation,
+            })
         };
         let a = side(&mut ck, &c.a_side, "a_side");
         let h = side(&mut ck, &c.h_side, "h_side");
         if rook.is_none() && c.rook.is_none() {
-            ck.missing("castling.rook", "no piece `R`: name the castling rook's letter");
+            ck.missing(
+                "castling.rook",
+                "no piece `R`: name the castling rook's letter",
+            );
         }
         if let (Some(rook), Some(a), Some(h)) = (rook, a, h) {
             castling = Some(CastlingDef {
                 rook,
-                king_between_rooks: c.king_between_rooks.as_ref().map(|l| l.value).unwrap_or(true),
+                king_between_rooks: c
+                    .king_between_rooks
+                    .as_ref()
+                    .map(|l| l.value)
+                    .unwrap_or(true),
                 sides: [a, h],
             });
         }
@@ -664,7 +881,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
     if let Some(p) = &raw.promotion {
         let rank = match &p.rank {
             Some(r) if r.value < 1 || r.value > ranks as i64 => {
-                ck.at(r, "promotion.rank", format!("rank {} is off the board (1..={ranks})", r.value));
+                ck.at(
+                    r,
+                    "promotion.rank",
+                    format!("rank {} is off the board (1..={ranks})", r.value),
+                );
                 ranks - 1
             }
             Some(r) => (r.value - 1) as u8,
@@ -674,7 +895,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             Some(t) => {
                 let v = letters(&mut ck, t, "promotion.to", &pieces);
                 if v.iter().any(|&i| pieces[i].royal || pieces[i].pawn) {
-                    ck.at(t, "promotion.to", "cannot promote to a royal piece or a pawn");
+                    ck.at(
+                        t,
+                        "promotion.to",
+                        "cannot promote to a royal piece or a pawn",
+                    );
                 }
                 if t.value.is_empty() {
                     ck.at(t, "promotion.to", "at least one piece letter is needed");
@@ -688,38 +913,63 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
         };
         promotion = Some(PromotionDef { rank, to });
     } else if pieces.iter().any(|p| p.pawn) {
-        ck.missing("promotion", "a variant with a pawn needs `[promotion]` (rank and `to`)");
+        ck.missing(
+            "promotion",
+            "a variant with a pawn needs `[promotion]` (rank and `to`)",
+        );
     }
 
     // Bishop Adjustment
     let mut adjustment = None;
     if let Some(a) = &raw.bishop_adjustment {
         let piece = match &a.piece {
-            Some(p) => letters(&mut ck, p, "bishop_adjustment.piece", &pieces).first().copied(),
+            Some(p) => letters(&mut ck, p, "bishop_adjustment.piece", &pieces)
+                .first()
+                .copied(),
             None => index_of('B'),
         };
         let partners = match &a.partners {
             Some(p) => {
                 let v = letters(&mut ck, p, "bishop_adjustment.partners", &pieces);
                 if v.iter().any(|&i| pieces[i].pawn) {
-                    ck.at(p, "bishop_adjustment.partners", "a pawn can never be an adjustment partner");
+                    ck.at(
+                        p,
+                        "bishop_adjustment.partners",
+                        "a pawn can never be an adjustment partner",
+                    );
                 }
                 v
             }
             None => {
-                ck.missing("bishop_adjustment.partners", "missing: the letters a bishop may swap with");
+                ck.missing(
+                    "bishop_adjustment.partners",
+                    "missing: the letters a bishop may swap with",
+                );
                 Vec::new()
             }
         };
         match piece {
-            Some(piece) => adjustment = Some(AdjustmentDef { piece, partners, same_colour_only: a.same_colour_only.as_ref().map(|l| l.value).unwrap_or(true) }),
-            None if a.piece.is_none() => ck.missing("bishop_adjustment.piece", "no piece `B`: name the adjusting piece's letter"),
+            Some(piece) => {
+                adjustment = Some(AdjustmentDef {
+                    piece,
+                    partners,
+                    same_colour_only: a.same_colour_only.as_ref().map(|l| l.value).unwrap_or(true),
+                })
+            }
+            None if a.piece.is_none() => ck.missing(
+                "bishop_adjustment.piece",
+                "no piece `B`: name the adjusting piece's letter",
+            ),
             None => {}
         }
     }
 
     // Draw rules
-    let mut rules = DrawRules { fifty_move_plies: 100, repetitions: 3, lone_minors: Vec::new() };
+    let mut rules = DrawRules {
+        fifty_move_plies: 100,
+        repetitions: 3,
+        lone_minors: Vec::new(),
+    };
     if let Some(r) = &raw.rules {
         if let Some(f) = &r.fifty_move_plies {
             if f.value < 0 || f.value > 10_000 {
@@ -752,7 +1002,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                     Some(c) if k.chars().count() == 1 && index_of(c).is_some() => {
                         fairy.pieces.insert(c, v.clone());
                     }
-                    _ => ck.at(p, "fairy.pieces", format!("`{k}` is not a piece letter of this variant")),
+                    _ => ck.at(
+                        p,
+                        "fairy.pieces",
+                        format!("`{k}` is not a piece letter of this variant"),
+                    ),
                 }
             }
         }
@@ -768,12 +1022,17 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 }
             }
             if pieces[c.rook].royal || pieces[c.rook].pawn {
-                ck.missing("castling.rook", "the castling rook cannot be the royal piece or a pawn");
+                ck.missing(
+                    "castling.rook",
+                    "the castling rook cannot be the royal piece or a pawn",
+                );
             }
         }
         if setup.king_between_rooks {
             let rook = castling.as_ref().map(|c| c.rook).or_else(|| index_of('R'));
-            let n = rook.map(|r| setup.army.iter().filter(|&&i| i == r).count()).unwrap_or(0);
+            let n = rook
+                .map(|r| setup.army.iter().filter(|&&i| i == r).count())
+                .unwrap_or(0);
             if n < 2 {
                 if let Some(a) = raw.setup.as_ref().and_then(|s| s.army.as_ref()) {
                     ck.at(a, "setup.king_between_rooks", format!("the army needs two castling rooks to put the king between them (found {n})"));
@@ -786,13 +1045,19 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             }
             if let Some(p) = &promotion {
                 if p.rank <= pr {
-                    ck.missing("promotion.rank", "the promotion rank must lie ahead of the pawns");
+                    ck.missing(
+                        "promotion.rank",
+                        "the promotion rank must lie ahead of the pawns",
+                    );
                 }
             }
         }
         if let Some(a) = &adjustment {
             if pieces[a.piece].royal || pieces[a.piece].pawn {
-                ck.missing("bishop_adjustment.piece", "the adjusting piece cannot be royal or a pawn");
+                ck.missing(
+                    "bishop_adjustment.piece",
+                    "the adjusting piece cannot be royal or a pawn",
+                );
             }
         }
         if !setup.random {
@@ -814,7 +1079,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             };
             if let Err(e) = crate::setup::check_back_rank(&v, &setup.army) {
                 if let Some(a) = raw.setup.as_ref().and_then(|s| s.army.as_ref()) {
-                    ck.at(a, "setup.army", format!("the fixed army breaks the setup constraints: {e}"));
+                    ck.at(
+                        a,
+                        "setup.army",
+                        format!("the fixed army breaks the setup constraints: {e}"),
+                    );
                 }
             }
         } else if crate::setup::count(&Variant {
@@ -834,7 +1103,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
         }) == 0
         {
             if let Some(a) = raw.setup.as_ref().and_then(|s| s.army.as_ref()) {
-                ck.at(a, "setup", "no arrangement of the army satisfies the setup constraints");
+                ck.at(
+                    a,
+                    "setup",
+                    "no arrangement of the army satisfies the setup constraints",
+                );
             }
         }
     }
@@ -846,7 +1119,11 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
     Ok(Variant {
         name: name.unwrap_or_default(),
         short,
-        description: raw.description.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
+        description: raw
+            .description
+            .as_ref()
+            .map(|l| l.value.clone())
+            .unwrap_or_default(),
         files,
         ranks,
         pieces,
@@ -898,7 +1175,10 @@ army = "RK..R"
 
     #[test]
     fn reports_bad_betza_and_big_boards() {
-        let text = MINI.replace("\"R\" }", "\"Rx\" }").replace("RK..R", "RRKRR").replace("ranks = 5", "ranks = 50");
+        let text = MINI
+            .replace("\"R\" }", "\"Rx\" }")
+            .replace("RK..R", "RRKRR")
+            .replace("ranks = 5", "ranks = 50");
         let e = load(&text).unwrap_err().to_string();
         assert!(e.contains("pieces.R.betza"), "{e}");
         assert!(e.contains("ranks") || e.contains("board"), "{e}");

@@ -23,14 +23,28 @@ struct Case {
 const FAST_LIMIT: u64 = 700_000;
 
 fn run(limit: u64) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft.toml"
+    ))
+    .unwrap();
     let data: Data = toml::from_str(&text).unwrap();
-    assert_eq!(data.position.len(), 56, "the reference file has 56 positions");
+    assert_eq!(
+        data.position.len(),
+        56,
+        "the reference file has 56 positions"
+    );
     let mut failures = Vec::new();
     let mut checked = 0;
     for case in &data.position {
-        let rules = catalog::load_rules(&format!("{}/variants/{}.toml", env!("CARGO_MANIFEST_DIR"), case.variant)).unwrap();
-        let pos = Position::from_fen(&rules, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+        let rules = catalog::load_rules(&format!(
+            "{}/variants/{}.toml",
+            env!("CARGO_MANIFEST_DIR"),
+            case.variant
+        ))
+        .unwrap();
+        let pos =
+            Position::from_fen(&rules, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
         for (i, &expected) in case.perft.iter().enumerate() {
             if expected > limit {
                 break;
@@ -38,11 +52,21 @@ fn run(limit: u64) {
             let got = pos.perft(&rules, i as u32 + 1);
             checked += 1;
             if got != expected {
-                failures.push(format!("{} {} depth {}: expected {expected}, got {got}", case.variant, case.fen, i + 1));
+                failures.push(format!(
+                    "{} {} depth {}: expected {expected}, got {got}",
+                    case.variant,
+                    case.fen,
+                    i + 1
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {checked} perft counts differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} perft counts differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

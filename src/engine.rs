@@ -1,0 +1,1 @@
+//! Search and evaluation: the built-in engine (alpha-beta, quiescence, transposition table).

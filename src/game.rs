@@ -1,0 +1,222 @@
+//! A game: the start position, the moves played, and how it ended.
+//!
+//! Draws are automatic (RULES.md): stalemate, repetition (the variant's count, threefold by
+//! default), the move-count rule (100 plies without capture or pawn move by default) and
+//! insufficient material. Checkmate is tested first, so a mate on the move that reaches the
+//! limit still wins.
+
+use crate::position::{Move, Position};
+use crate::rules::Rules;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Checkmate {
+        winner: usize,
+    },
+    Resignation {
+        winner: usize,
+    },
+    Stalemate,
+    Repetition,
+    MoveLimit,
+    InsufficientMaterial,
+    /// Agreed or adjudicated draw (protocols, matches).
+    DrawAgreed,
+}
+
+impl Outcome {
+    /// The PGN result string.
+    pub fn result(&self) -> &'static str {
+        match self {
+            Outcome::Checkmate { winner } | Outcome::Resignation { winner } => {
+                if *winner == 0 {
+                    "1-0"
+                } else {
+                    "0-1"
+                }
+            }
+            _ => "1/2-1/2",
+        }
+    }
+    pub fn winner(&self) -> Option<usize> {
+        match self {
+            Outcome::Checkmate { winner } | Outcome::Resignation { winner } => Some(*winner),
+            _ => None,
+        }
+    }
+    /// A sentence for people.
+    pub fn describe(&self, rules: &Rules) -> String {
+        let name = |c: usize| if c == 0 { "White" } else { "Black" };
+        match self {
+            Outcome::Checkmate { winner } => format!("checkmate, {} wins", name(*winner)),
+            Outcome::Resignation { winner } => {
+                format!("{} resigns, {} wins", name(winner ^ 1), name(*winner))
+            }
+            Outcome::Stalemate => "stalemate, draw".into(),
+            Outcome::Repetition => {
+                format!("{}-fold repetition, draw", rules.variant.rules.repetitions)
+            }
+            Outcome::MoveLimit => format!(
+                "{}-move rule, draw",
+                rules.variant.rules.fifty_move_plies / 2
+            ),
+            Outcome::InsufficientMaterial => "insufficient material, draw".into(),
+            Outcome::DrawAgreed => "draw agreed".into(),
+        }
+    }
+}
+
+/// Pieces that can only ever reach squares of one colour (every step has an even sum).
+pub fn colourbound(rules: &Rules, t: usize) -> bool {
+    let atoms = &rules.variant.pieces[t].atoms;
+    !atoms.is_empty() && atoms.iter().all(|a| (a.df as i32 + a.dr as i32) % 2 == 0)
+}
+
+/// No sequence of legal moves can mate: bare kings, a king and one lone minor (by the
+/// variant's `lone_minors`) against a king, or only colour-bound pieces all on one colour.
+pub fn insufficient_material(rules: &Rules, pos: &Position) -> bool {
+    if let Some(p) = rules.pawn {
+        if pos.type_bb(p).any() {
+            return false;
+        }
+    }
+    let others = pos.occupied() & !pos.type_bb(rules.royal);
+    if others.is_empty() {
+        return true;
+    }
+    if others.count() == 1 {
+        let (t, _) = pos.piece_at(others.lsb()).unwrap_or((rules.royal, 0));
+        if rules.variant.rules.lone_minors.contains(&t) {
+            return true;
+        }
+    }
+    let all_bound = others.into_iter().all(|sq| {
+        pos.piece_at(sq)
+            .map(|(t, _)| colourbound(rules, t))
+            .unwrap_or(false)
+    });
+    if all_bound {
+        let dark = others & rules.dark;
+        return dark.is_empty() || dark == others;
+    }
+    false
+}
+
+/// The result of a position alone (mate, stalemate, move limit, material), without history.
+pub fn position_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
+    let moves = pos.legal_moves(rules);
+    if moves.is_empty() {
+        return Some(if pos.in_check(rules) {
+            Outcome::Checkmate {
+                winner: pos.side_to_move() ^ 1,
+            }
+        } else {
+            Outcome::Stalemate
+        });
+    }
+    if insufficient_material(rules, pos) {
+        return Some(Outcome::InsufficientMaterial);
+    }
+    let limit = rules.variant.rules.fifty_move_plies;
+    if limit > 0 && pos.halfmove_clock() >= limit {
+        return Some(Outcome::MoveLimit);
+    }
+    None
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    resigned: Option<usize>,
+    agreed_draw: bool,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            resigned: None,
+            agreed_draw: false,
+        }
+    }
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+    pub fn current(&self) -> &Position {
+        self.positions.last().unwrap_or(&self.positions[0])
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    /// Positions before each move, then the current one.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// Plays a move if it is legal and the game is not over.
+    ///
+    /// # Errors
+    /// When the game is over or the move is illegal; the game is unchanged.
+    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<(), String> {
+        if let Some(o) = self.outcome(rules) {
+            return Err(format!("the game is over ({})", o.describe(rules)));
+        }
+        let next = self.current().play(rules, m)?;
+        self.positions.push(next);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.resigned = None;
+        self.agreed_draw = false;
+        if self.moves.pop().is_some() {
+            self.positions.pop();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn resign(&mut self, loser: usize) {
+        self.resigned = Some(loser);
+    }
+    pub fn agree_draw(&mut self) {
+        self.agreed_draw = true;
+    }
+
+    /// How many times the current position has occurred (same pieces, side, rights).
+    pub fn repetitions(&self) -> usize {
+        let cur = self.current();
+        let window = cur.halfmove_clock() as usize + 1;
+        self.positions
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|p| p.hash() == cur.hash())
+            .count()
+    }
+
+    /// The result, if the game has ended.
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        if let Some(loser) = self.resigned {
+            return Some(Outcome::Resignation { winner: loser ^ 1 });
+        }
+        if self.agreed_draw {
+            return Some(Outcome::DrawAgreed);
+        }
+        if let Some(o) = position_outcome(rules, self.current()) {
+            return Some(o);
+        }
+        let reps = rules.variant.rules.repetitions as usize;
+        if reps > 0 && self.repetitions() >= reps {
+            return Some(Outcome::Repetition);
+        }
+        None
+    }
+}

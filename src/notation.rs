@@ -1,0 +1,1 @@
+//! Notation: SAN and PGN read and write for every variant.
