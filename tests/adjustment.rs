@@ -129,7 +129,7 @@ fn both_pieces_count_as_moved_and_the_hash_knows_the_rights() {
         after
             .fen_six(&r)
             .split('/')
-            .last()
+            .next_back()
             .unwrap()
             .split(' ')
             .next(),
