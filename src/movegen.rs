@@ -5,8 +5,8 @@
 //! checks every square the king crosses first; adjustment is refused while in check.
 
 use crate::geometry::{Bitboard, Square, NO_SQUARE};
-use crate::position::{Move, MoveKind, Position, NO_PROMO};
-use crate::rules::Rules;
+use crate::position::{Move, MoveKind, Position};
+use crate::rules::{PieceMoves, Rules};
 use std::mem::MaybeUninit;
 
 /// Capacity of a move list. Far above any reachable position (a 10x10 board with every
@@ -60,19 +60,6 @@ impl MoveList {
     pub fn contains(&self, m: &Move) -> bool {
         self.as_slice().contains(m)
     }
-    #[inline]
-    fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
-            // SAFETY: i < len, written by push.
-            let m = unsafe { self.moves[i].assume_init() };
-            if keep(&m) {
-                self.moves[j] = MaybeUninit::new(m);
-                j += 1;
-            }
-        }
-        self.len = j;
-    }
 }
 
 impl<'a> IntoIterator for &'a MoveList {
@@ -80,6 +67,137 @@ impl<'a> IntoIterator for &'a MoveList {
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
+    }
+}
+
+/// Where generated moves go: a list, or only their number (perft's last ply needs no list).
+pub(crate) trait Sink {
+    fn push(&mut self, m: Move);
+    /// Moves of the piece on `from` to every square of `targets` (a pawn reaching its zone
+    /// gives one move per promotion choice).
+    fn targets(
+        &mut self,
+        rules: &Rules,
+        us: usize,
+        from: Square,
+        targets: Bitboard,
+        kind: MoveKind,
+        pawn: bool,
+    );
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+    #[inline]
+    fn targets(
+        &mut self,
+        rules: &Rules,
+        us: usize,
+        from: Square,
+        targets: Bitboard,
+        kind: MoveKind,
+        pawn: bool,
+    ) {
+        let zone = if pawn {
+            rules.promotion_zone[us]
+        } else {
+            Bitboard::EMPTY
+        };
+        for to in targets {
+            if zone.has(to) {
+                for &p in &rules.promotion_to {
+                    MoveList::push(
+                        self,
+                        Move {
+                            from,
+                            to,
+                            kind,
+                            promo: p as u8,
+                        },
+                    );
+                }
+            } else {
+                MoveList::push(self, Move::new(from, to, kind));
+            }
+        }
+    }
+}
+
+/// Counts moves instead of listing them.
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn targets(
+        &mut self,
+        rules: &Rules,
+        us: usize,
+        _from: Square,
+        targets: Bitboard,
+        _kind: MoveKind,
+        pawn: bool,
+    ) {
+        if pawn {
+            let promoting = (targets & rules.promotion_zone[us]).count() as u64;
+            self.0 +=
+                targets.count() as u64 - promoting + promoting * rules.promotion_to.len() as u64;
+        } else {
+            self.0 += targets.count() as u64;
+        }
+    }
+}
+
+/// Passes on only the moves that do not leave the own king attacked, found by making them:
+/// for the rare moves whose legality the pin and check masks do not settle (en passant,
+/// castling, adjustment) and for variants with capturing lame or initial moves.
+struct Verified<'a, S: Sink> {
+    pos: &'a Position,
+    rules: &'a Rules,
+    inner: &'a mut S,
+}
+
+impl<S: Sink> Sink for Verified<'_, S> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if self.pos.is_legal_pseudo(self.rules, m) {
+            self.inner.push(m);
+        }
+    }
+    fn targets(
+        &mut self,
+        rules: &Rules,
+        us: usize,
+        from: Square,
+        targets: Bitboard,
+        kind: MoveKind,
+        pawn: bool,
+    ) {
+        let zone = if pawn {
+            rules.promotion_zone[us]
+        } else {
+            Bitboard::EMPTY
+        };
+        for to in targets {
+            if zone.has(to) {
+                for &p in &rules.promotion_to {
+                    self.push(Move {
+                        from,
+                        to,
+                        kind,
+                        promo: p as u8,
+                    });
+                }
+            } else {
+                self.push(Move::new(from, to, kind));
+            }
+        }
     }
 }
 
@@ -99,6 +217,17 @@ impl Position {
         self.is_attacked_occ(rules, sq, by, self.occupied())
     }
 
+    /// The pieces of colour `c` of the types in the bit mask.
+    #[inline]
+    fn types_of(&self, c: usize, mut mask: u32) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        while mask != 0 {
+            b |= self.by_type[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        b & self.by_colour[c]
+    }
+
     pub(crate) fn is_attacked_occ(
         &self,
         rules: &Rules,
@@ -106,21 +235,29 @@ impl Position {
         by: usize,
         occ: Bitboard,
     ) -> bool {
-        let theirs = self.by_colour[by];
-        for t in 0..rules.n_types {
-            let pm = rules.piece_moves(by, t);
-            if pm.has_leap_capture
-                && (pm.leap_attackers[sq as usize] & theirs & self.by_type[t]).any()
-            {
-                return true;
+        let theirs = self.by_colour[by] & occ;
+        let s = sq as usize;
+        if (rules.leap_reach[by][s] & theirs).any() {
+            for &t in &rules.leap_attack_types[by] {
+                let pm = rules.piece_moves(by, t);
+                if (pm.leap_attackers[s] & theirs & self.by_type[t]).any() {
+                    return true;
+                }
             }
         }
-        for &(ray, mask) in &rules.rider_attacks[by] {
-            if let Some(b) = rules.rays[ray].first_blocker(sq, occ) {
-                if theirs.has(b) {
-                    let t = ((self.board[b as usize] - 1) >> 1) as u32;
-                    if mask >> t & 1 != 0 {
-                        return true;
+        let riders = self.types_of(by, rules.rider_types[by]) & occ;
+        if (rules.rider_reach[by][s] & riders).any() {
+            for &(ray, mask) in &rules.rider_attacks[by] {
+                let rt = &rules.rays[ray];
+                if (rt.rays[s] & riders).is_empty() {
+                    continue;
+                }
+                if let Some(b) = rt.first_blocker(sq, occ) {
+                    if riders.has(b) {
+                        let t = ((self.board[b as usize] - 1) >> 1) as u32;
+                        if mask >> t & 1 != 0 {
+                            return true;
+                        }
                     }
                 }
             }
@@ -150,37 +287,81 @@ impl Position {
         self.is_attacked(rules, self.king[us], us ^ 1)
     }
 
+    /// Leap and rider targets of a piece (before any legality test).
     #[inline]
-    fn push_move(
+    fn plain_targets(
+        rules: &Rules,
+        pm: &PieceMoves,
+        from: Square,
+        occ: Bitboard,
+        empty: Bitboard,
+        enemy: Bitboard,
+    ) -> Bitboard {
+        let f = from as usize;
+        let mut targets = (pm.leap_quiet[f] & empty) | (pm.leap_capture[f] & enemy);
+        for r in &pm.riders {
+            let a = rules.rays[r.ray].attacks(rules, from, occ);
+            if r.quiet {
+                targets |= a & empty;
+            }
+            if r.capture {
+                targets |= a & enemy;
+            }
+        }
+        targets
+    }
+
+    /// The lame and initial moves of a piece whose target is not in `seen` and within `allowed`;
+    /// adds their targets to `seen`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn special_moves<S: Sink>(
         &self,
         rules: &Rules,
-        list: &mut MoveList,
+        sink: &mut S,
+        pm: &PieceMoves,
         from: Square,
-        to: Square,
-        kind: MoveKind,
-        pawn: bool,
+        seen: &mut Bitboard,
+        allowed: Bitboard,
+        is_pawn: bool,
     ) {
-        if pawn && rules.promotion_zone[self.side as usize].has(to) {
-            for &p in &rules.promotion_to {
-                list.push(Move {
-                    from,
-                    to,
-                    kind,
-                    promo: p as u8,
-                });
+        let us = self.side as usize;
+        let occ = self.occupied();
+        let enemy = self.by_colour[us ^ 1];
+        let double_step = 2 * rules.geo.files as u32;
+        for sp in &pm.specials {
+            if sp.initial && !pm.initial_squares.has(from) {
+                continue;
             }
-        } else {
-            list.push(Move {
-                from,
-                to,
-                kind,
-                promo: NO_PROMO,
-            });
+            for &(to, path) in &sp.targets[from as usize] {
+                if (path & occ).any() || seen.has(to) {
+                    continue;
+                }
+                let quiet = !occ.has(to);
+                if !(quiet && sp.quiet || enemy.has(to) && sp.capture) {
+                    continue;
+                }
+                seen.set(to);
+                if !allowed.has(to) {
+                    continue;
+                }
+                let double = is_pawn && quiet && (from as u32).abs_diff(to as u32) == double_step;
+                let kind = if double {
+                    MoveKind::DoubleStep
+                } else {
+                    MoveKind::Normal
+                };
+                sink.targets(rules, us, from, Bitboard::from_square(to), kind, is_pawn);
+            }
         }
     }
 
     /// Every pseudo-legal move (legal except that the own king may be left attacked).
     pub fn pseudo_moves(&self, rules: &Rules, list: &mut MoveList) {
+        self.pseudo_into(rules, list);
+    }
+
+    fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
         let us = self.side as usize;
         let them = us ^ 1;
         let occ = self.occupied();
@@ -194,62 +375,216 @@ impl Position {
             let pm = rules.piece_moves(us, t);
             let is_pawn = Some(t) == rules.pawn;
             for from in mine {
-                let f = from as usize;
-                let mut targets = (pm.leap_quiet[f] & empty) | (pm.leap_capture[f] & enemy);
-                for r in &pm.riders {
-                    let a = rules.rays[r.ray].attacks(rules, from, occ);
-                    if r.quiet {
-                        targets |= a & empty;
-                    }
-                    if r.capture {
-                        targets |= a & enemy;
-                    }
+                let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
+                sink.targets(rules, us, from, targets, MoveKind::Normal, is_pawn);
+                if !pm.specials.is_empty() {
+                    self.special_moves(rules, sink, pm, from, &mut targets, rules.all, is_pawn);
                 }
-                for to in targets {
-                    self.push_move(rules, list, from, to, MoveKind::Normal, is_pawn);
-                }
-                for sp in &pm.specials {
-                    if sp.initial && !pm.initial_squares.has(from) {
-                        continue;
-                    }
-                    for &(to, path) in &sp.targets[f] {
-                        if (path & occ).any() || targets.has(to) {
-                            continue;
-                        }
-                        let quiet = empty.has(to);
-                        if !(quiet && sp.quiet || enemy.has(to) && sp.capture) {
-                            continue;
-                        }
-                        targets.set(to);
-                        let double = is_pawn
-                            && quiet
-                            && rules.geo.file(from) == rules.geo.file(to)
-                            && rules.geo.rank(from).abs_diff(rules.geo.rank(to)) == 2;
-                        self.push_move(
-                            rules,
-                            list,
-                            from,
-                            to,
-                            if double {
-                                MoveKind::DoubleStep
-                            } else {
-                                MoveKind::Normal
-                            },
-                            is_pawn,
-                        );
-                    }
-                }
-                if self.ep != NO_SQUARE && pm.ep_capture[f].has(self.ep) && empty.has(self.ep) {
-                    self.push_move(rules, list, from, self.ep, MoveKind::EnPassant, is_pawn);
+                if self.ep != NO_SQUARE
+                    && pm.ep_capture[from as usize].has(self.ep)
+                    && empty.has(self.ep)
+                {
+                    sink.targets(
+                        rules,
+                        us,
+                        from,
+                        Bitboard::from_square(self.ep),
+                        MoveKind::EnPassant,
+                        is_pawn,
+                    );
                 }
             }
         }
-        self.castling_moves(rules, list);
-        self.adjustment_moves(rules, list);
+        self.castling_moves(rules, sink);
+        self.adjustment_moves(rules, sink);
     }
 
-    fn castling_moves(&self, rules: &Rules, list: &mut MoveList) {
+    /// Where the pinned piece on `from` may go: the lines from the king through it to each
+    /// pinner (pinner included).
+    #[cold]
+    fn pin_mask(&self, rules: &Rules, from: Square, occ: Bitboard) -> Bitboard {
         let us = self.side as usize;
+        let them = us ^ 1;
+        let k = self.king[us];
+        let theirs = self.by_colour[them];
+        let without = occ ^ Bitboard::from_square(from);
+        let mut allowed = rules.all;
+        for &(ray, mask) in &rules.rider_attacks[them] {
+            let rt = &rules.rays[ray];
+            if !rt.rays[k as usize].has(from) || rt.first_blocker(k, occ) != Some(from) {
+                continue;
+            }
+            if let Some(b) = rt.first_blocker(k, without) {
+                let t = ((self.board[b as usize] - 1) >> 1) as u32;
+                if theirs.has(b) && mask >> t & 1 != 0 {
+                    allowed &= rt.attacks(rules, k, without);
+                }
+            }
+        }
+        allowed
+    }
+
+    /// Legal moves into a sink: pieces are kept to the check and pin masks, the king to
+    /// squares not attacked once it has left its square; en passant, castling and
+    /// adjustment are made and tested.
+    pub(crate) fn legal_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        if !rules.special_attackers[them].is_empty() {
+            // a lame or initial capture can be blocked off its line: no masks, test each move
+            self.pseudo_into(
+                rules,
+                &mut Verified {
+                    pos: self,
+                    rules,
+                    inner: sink,
+                },
+            );
+            return;
+        }
+        let occ = self.occupied();
+        let own = self.by_colour[us];
+        let theirs = self.by_colour[them];
+        let empty = !occ & rules.all;
+        let k = self.king[us];
+
+        // checkers, the squares that block a rider's check, pinned pieces
+        let mut checkers = Bitboard::EMPTY;
+        if (rules.leap_reach[them][k as usize] & theirs).any() {
+            for &t in &rules.leap_attack_types[them] {
+                checkers |= rules.piece_moves(them, t).leap_attackers[k as usize]
+                    & theirs
+                    & self.by_type[t];
+            }
+        }
+        let mut block = Bitboard::EMPTY;
+        let mut pinned = Bitboard::EMPTY;
+        let riders = self.types_of(them, rules.rider_types[them]);
+        if (rules.rider_reach[them][k as usize] & riders).any() {
+            for &(ray, mask) in &rules.rider_attacks[them] {
+                let rt = &rules.rays[ray];
+                if (rt.rays[k as usize] & riders).is_empty() {
+                    continue;
+                }
+                let Some(b) = rt.first_blocker(k, occ) else {
+                    continue;
+                };
+                if own.has(b) {
+                    if let Some(b2) = rt.first_blocker(k, occ ^ Bitboard::from_square(b)) {
+                        let t = ((self.board[b2 as usize] - 1) >> 1) as u32;
+                        if riders.has(b2) && mask >> t & 1 != 0 {
+                            pinned.set(b);
+                        }
+                    }
+                } else {
+                    let t = ((self.board[b as usize] - 1) >> 1) as u32;
+                    if riders.has(b) && mask >> t & 1 != 0 {
+                        checkers.set(b);
+                        block |= rt.attacks(rules, k, occ);
+                    }
+                }
+            }
+        }
+
+        // the king: every target tested with the king off the board
+        {
+            let pm = rules.piece_moves(us, rules.royal);
+            let is_pawn = Some(rules.royal) == rules.pawn;
+            let without = occ ^ Bitboard::from_square(k);
+            let mut seen = Self::plain_targets(rules, pm, k, occ, empty, theirs);
+            let mut safe = Bitboard::EMPTY;
+            for to in seen {
+                if !self.is_attacked_occ(rules, to, them, without) {
+                    safe.set(to);
+                }
+            }
+            sink.targets(rules, us, k, safe, MoveKind::Normal, is_pawn);
+            if !pm.specials.is_empty() || pm.ep_capture[k as usize].any() {
+                let mut v = Verified {
+                    pos: self,
+                    rules,
+                    inner: sink,
+                };
+                if !pm.specials.is_empty() {
+                    self.special_moves(rules, &mut v, pm, k, &mut seen, rules.all, is_pawn);
+                }
+                if self.ep != NO_SQUARE
+                    && pm.ep_capture[k as usize].has(self.ep)
+                    && empty.has(self.ep)
+                {
+                    v.targets(
+                        rules,
+                        us,
+                        k,
+                        Bitboard::from_square(self.ep),
+                        MoveKind::EnPassant,
+                        is_pawn,
+                    );
+                }
+            }
+        }
+
+        let allowed = match checkers.count() {
+            0 => rules.all,
+            1 => checkers | block,
+            _ => Bitboard::EMPTY,
+        };
+        for t in 0..rules.n_types {
+            if t == rules.royal {
+                continue;
+            }
+            let mine = self.pieces(us, t);
+            if mine.is_empty() {
+                continue;
+            }
+            let pm = rules.piece_moves(us, t);
+            let is_pawn = Some(t) == rules.pawn;
+            for from in mine {
+                let mut seen = Self::plain_targets(rules, pm, from, occ, empty, theirs);
+                let mut legal = allowed;
+                if pinned.has(from) {
+                    legal &= self.pin_mask(rules, from, occ);
+                }
+                sink.targets(rules, us, from, seen & legal, MoveKind::Normal, is_pawn);
+                if !pm.specials.is_empty() {
+                    self.special_moves(rules, sink, pm, from, &mut seen, legal, is_pawn);
+                }
+                if self.ep != NO_SQUARE
+                    && pm.ep_capture[from as usize].has(self.ep)
+                    && empty.has(self.ep)
+                {
+                    Verified {
+                        pos: self,
+                        rules,
+                        inner: sink,
+                    }
+                    .targets(
+                        rules,
+                        us,
+                        from,
+                        Bitboard::from_square(self.ep),
+                        MoveKind::EnPassant,
+                        is_pawn,
+                    );
+                }
+            }
+        }
+        if checkers.is_empty() {
+            let mut v = Verified {
+                pos: self,
+                rules,
+                inner: sink,
+            };
+            self.castling_moves(rules, &mut v);
+            self.adjustment_moves(rules, &mut v);
+        }
+    }
+
+    fn castling_moves<S: Sink>(&self, rules: &Rules, list: &mut S) {
+        let us = self.side as usize;
+        if self.castle[us] == [NO_SQUARE; 2] {
+            return;
+        }
         let them = us ^ 1;
         let k = self.king[us];
         let occ = self.occupied();
@@ -282,7 +617,7 @@ impl Position {
         }
     }
 
-    fn adjustment_moves(&self, rules: &Rules, list: &mut MoveList) {
+    fn adjustment_moves<S: Sink>(&self, rules: &Rules, list: &mut S) {
         let us = self.side as usize;
         let Some(b) = rules.adjust_piece else { return };
         let rights = self.adjust[us];
@@ -320,8 +655,7 @@ impl Position {
 
     /// Every legal move, into `list`.
     pub fn generate_legal(&self, rules: &Rules, list: &mut MoveList) {
-        self.pseudo_moves(rules, list);
-        list.retain(|&m| self.is_legal_pseudo(rules, m));
+        self.legal_into(rules, list);
     }
 
     /// Every legal move.
@@ -331,19 +665,26 @@ impl Position {
         list
     }
 
+    /// The number of legal moves, without listing them (perft's last ply).
+    pub fn count_legal(&self, rules: &Rules) -> u64 {
+        let mut c = Counter(0);
+        self.legal_into(rules, &mut c);
+        c.0
+    }
+
     /// Counts leaf nodes `depth` plies deep.
     pub fn perft(&self, rules: &Rules, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        match depth {
+            0 => 1,
+            1 => self.count_legal(rules),
+            _ => {
+                let moves = self.legal_moves(rules);
+                moves
+                    .iter()
+                    .map(|&m| self.play_unchecked(rules, m).perft(rules, depth - 1))
+                    .sum()
+            }
         }
-        let moves = self.legal_moves(rules);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&m| self.play_unchecked(rules, m).perft(rules, depth - 1))
-            .sum()
     }
 
     /// Perft per root move, in generation order.
@@ -353,5 +694,133 @@ impl Position {
             .iter()
             .map(|&m| (m, self.play_unchecked(rules, m).perft(rules, depth - 1)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+    use crate::setup;
+    use crate::variant::{FileResolver, Variant};
+    use std::collections::HashSet;
+
+    /// The reference: every pseudo-legal move, kept when the own king is safe after making it.
+    fn by_make_and_test(pos: &Position, rules: &Rules) -> HashSet<Move> {
+        let mut list = MoveList::new();
+        pos.pseudo_moves(rules, &mut list);
+        list.iter()
+            .copied()
+            .filter(|&m| pos.is_legal_pseudo(rules, m))
+            .collect()
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Random games from random start positions: the mask-based generator, the counter and
+    /// the make-and-test reference must agree everywhere, and the incremental hash must equal
+    /// the hash computed from scratch.
+    fn random_games(rules: &Rules, games: usize, plies: usize, seed: u64) -> usize {
+        let mut rng = Rng(seed | 1);
+        let mut checked = 0;
+        for g in 0..games {
+            let id = setup::random_id(&rules.variant, seed + g as u64);
+            let sp = setup::from_id(&rules.variant, id).unwrap();
+            let mut pos =
+                Position::from_fen(rules, &setup::start_fen(&rules.variant, &sp)).unwrap();
+            for _ in 0..plies {
+                let legal = pos.legal_moves(rules);
+                let set: HashSet<Move> = legal.iter().copied().collect();
+                assert_eq!(
+                    set.len(),
+                    legal.len(),
+                    "duplicate moves in {}",
+                    pos.fen(rules)
+                );
+                assert_eq!(set, by_make_and_test(&pos, rules), "{}", pos.fen(rules));
+                assert_eq!(
+                    pos.count_legal(rules),
+                    legal.len() as u64,
+                    "{}",
+                    pos.fen(rules)
+                );
+                assert_eq!(pos.hash(), pos.compute_hash(rules), "{}", pos.fen(rules));
+                checked += 1;
+                if legal.is_empty() {
+                    break;
+                }
+                pos = pos.play_unchecked(rules, legal.as_slice()[rng.next(legal.len())]);
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn masks_agree_with_make_and_test_on_the_shipped_variants() {
+        for name in ["mrc", "mrc64", "merc", "icrc", "pmrc", "chess", "chess960"] {
+            let rules = catalog::load_rules(name).unwrap();
+            assert!(random_games(&rules, 12, 120, 7) > 500, "{name}");
+        }
+    }
+
+    fn test_variant(pieces: &str, army: &str) -> Rules {
+        let text = format!(
+            r#"
+name = "Test"
+short = "test"
+[board]
+files = 8
+ranks = 8
+[pieces]
+{pieces}
+P = {{ name = "Pawn", betza = "fmWfceFifmnD", pawn = true }}
+[setup]
+army = "{army}"
+random = true
+symmetry = "mirror"
+bishops = "any"
+[promotion]
+rank = 8
+to = "Q"
+"#
+        );
+        Rules::compile(Variant::from_text("test.toml", &text, &FileResolver).unwrap())
+    }
+
+    /// Pins and checks along nightrider lines and by step-limited riders.
+    #[test]
+    fn masks_agree_with_exotic_riders() {
+        let rules = test_variant(
+            r#"K = { name = "King", betza = "K", royal = true }
+Q = { name = "Queen", betza = "Q" }
+N = { name = "Nightrider", betza = "NN" }
+S = { name = "Short rook", betza = "R2F" }
+D = { name = "Dabbaba rider", betza = "DDW" }"#,
+            "SNDQKDNS",
+        );
+        assert!(random_games(&rules, 20, 150, 11) > 1000);
+    }
+
+    /// A lame capturing leaper can be blocked off any line: the generator falls back to
+    /// making and testing every move.
+    #[test]
+    fn masks_agree_with_lame_capturers() {
+        let rules = test_variant(
+            r#"K = { name = "King", betza = "K", royal = true }
+Q = { name = "Queen", betza = "Q" }
+H = { name = "Horse", betza = "nN" }
+E = { name = "Elephant", betza = "nA" }
+I = { name = "Initial queen", betza = "iQW" }"#,
+            "HEIQKIEH",
+        );
+        assert!(random_games(&rules, 20, 150, 13) > 1000);
     }
 }

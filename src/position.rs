@@ -207,7 +207,7 @@ impl Position {
         Some(p)
     }
 
-    fn compute_hash(&self, rules: &Rules) -> u64 {
+    pub(crate) fn compute_hash(&self, rules: &Rules) -> u64 {
         let mut h = 0;
         for sq in self.occupied() {
             if let Some((t, c)) = self.piece_at(sq) {

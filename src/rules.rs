@@ -113,6 +113,16 @@ pub struct Rules {
     pub rider_attacks: [Vec<(usize, u32)>; 2],
     /// Per colour: piece types whose special (lame/initial) moves can capture.
     pub special_attackers: [Vec<usize>; 2],
+    /// Per colour: piece types with a plain leap capture (the only ones the leap test visits).
+    pub leap_attack_types: [Vec<usize>; 2],
+    /// Per colour and square: every square from which some piece of that colour could capture
+    /// the square with a plain leap (one test rules out all leapers).
+    pub leap_reach: [Vec<Bitboard>; 2],
+    /// Per colour: bit mask of the piece types with a capturing rider move.
+    pub rider_types: [u32; 2],
+    /// Per colour and square: every square from which some rider of that colour could capture
+    /// the square on an empty board (one test rules out all riders).
+    pub rider_reach: [Vec<Bitboard>; 2],
     pub royal: usize,
     pub pawn: Option<usize>,
     /// Per colour, the promotion zone.
@@ -305,6 +315,28 @@ impl Rules {
             }
         }
 
+        let mut leap_attack_types: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut leap_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+        let mut rider_types = [0u32; 2];
+        let mut rider_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+        for c in 0..2 {
+            for t in 0..n_types {
+                let pm = &moves[c * n_types + t];
+                if pm.has_leap_capture {
+                    leap_attack_types[c].push(t);
+                    for sq in 0..n {
+                        leap_reach[c][sq] |= pm.leap_attackers[sq];
+                    }
+                }
+            }
+            for &(ray, mask) in &rider_attacks[c] {
+                rider_types[c] |= mask;
+                for sq in 0..n {
+                    rider_reach[c][sq] |= rays[ray].rays[sq];
+                }
+            }
+        }
+
         let mut promotion_zone = [Bitboard::EMPTY; 2];
         let mut promotion_to = Vec::new();
         if let Some(p) = &variant.promotion {
@@ -352,6 +384,10 @@ impl Rules {
             moves,
             rider_attacks,
             special_attackers,
+            leap_attack_types,
+            leap_reach,
+            rider_types,
+            rider_reach,
             royal: variant.royal(),
             pawn,
             promotion_zone,
@@ -402,7 +438,8 @@ impl Rules {
                         .sum::<usize>()
             })
             .sum();
-        rays + moves + 8 * self.zobrist.piece.len() + 8 * 5 * self.geo.squares()
+        let reach = 4 * self.geo.squares() * bb;
+        rays + moves + reach + 8 * self.zobrist.piece.len() + 8 * 5 * self.geo.squares()
     }
 
     /// Square where a castling side puts the king and rook for `colour`.
