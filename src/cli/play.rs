@@ -182,7 +182,9 @@ impl Session {
 
     fn piece_char(&self, t: usize, c: usize) -> char {
         if self.figurines {
-            if let Some(f) = figurine(&self.rules, t, c) {
+            // On coloured squares both sides use the solid shapes, told apart by colour.
+            let shape = if self.colour { 1 } else { c };
+            if let Some(f) = figurine(&self.rules, t, shape) {
                 return f;
             }
         }
