@@ -1,11 +1,619 @@
-//! `modern-chess bench`: perft speed, optionally against Fairy-Stockfish and Stockfish.
+//! `modern-chess bench`: perft speed on a fixed set of positions, optionally against
+//! Fairy-Stockfish and Stockfish run on the same positions in the same run.
+//!
+//! The positions and their reference counts are `tests/data/perft.toml`, built into the binary
+//! so the bench runs from any directory. The depth of each position is the deepest whose node
+//! count (listed, or extrapolated from the last two listed depths) stays within `--max-nodes`,
+//! so every position takes about the same time. Fairy-Stockfish gets a variants.ini written
+//! from our variant files' `[fairy]` sections, so the comparison runs the rules we define.
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use modern_chess::catalog;
+use modern_chess::position::Position;
+use modern_chess::rules::Rules;
+use modern_chess::setup;
+use modern_chess::variant::Variant;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+const REFERENCE: &str = include_str!("../../tests/data/perft.toml");
 
 #[derive(Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Fairy-Stockfish binary to run on the same positions (e.g. /usr/games/fairy-stockfish)
+    #[arg(long, value_name = "PATH")]
+    pub fairy_stockfish: Option<PathBuf>,
+    /// Stockfish binary to run on the orthodox chess positions (e.g. /usr/games/stockfish)
+    #[arg(long, value_name = "PATH")]
+    pub stockfish: Option<PathBuf>,
+    /// Also time our perft split over this many threads (the single-threaded time is always measured)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Node budget per position: the depth is the deepest whose count stays within it
+    #[arg(long, value_name = "N", default_value_t = 25_000_000)]
+    pub max_nodes: u64,
+    /// Only these variants (short names, comma separated)
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub variants: Vec<String>,
+    /// Every position of the reference file (default: the first start position and the first
+    /// middlegame position of each variant)
+    #[arg(long)]
+    pub all: bool,
+    /// Time each run this many times and keep the fastest (the machine may be busy)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: u32,
+}
 
-pub fn run(_args: BenchArgs) -> Result<()> {
-    bail!("bench is not built yet")
+#[derive(Deserialize)]
+struct Reference {
+    position: Vec<Case>,
+}
+
+#[derive(Deserialize, Clone)]
+struct Case {
+    variant: String,
+    fen: String,
+    perft: Vec<u64>,
+}
+
+/// One position of the bench, with its chosen depth.
+struct Job {
+    variant: String,
+    kind: &'static str,
+    fen: String,
+    depth: u32,
+    /// The reference count at that depth, when the file lists it.
+    expected: Option<u64>,
+}
+
+/// The deepest depth whose count (listed, or extrapolated by the last listed growth rate)
+/// stays within `budget`; at least 1.
+fn choose_depth(perft: &[u64], budget: u64) -> (u32, Option<u64>) {
+    let mut depth = 0;
+    for (i, &n) in perft.iter().enumerate() {
+        if n <= budget {
+            depth = i + 1;
+        } else {
+            break;
+        }
+    }
+    if depth == 0 {
+        return (1, perft.first().copied());
+    }
+    if depth == perft.len() && perft.len() >= 2 {
+        let last = perft[perft.len() - 1] as f64;
+        let growth = last / perft[perft.len() - 2].max(1) as f64;
+        let mut estimate = last;
+        let mut d = depth;
+        while growth > 1.0 && d < 12 {
+            estimate *= growth;
+            if estimate > budget as f64 {
+                break;
+            }
+            d += 1;
+        }
+        return (d as u32, perft.get(d - 1).copied());
+    }
+    (depth as u32, Some(perft[depth - 1]))
+}
+
+/// A start position: no move made yet, so every pawn still stands on its starting rank across
+/// the army's files (a middlegame position has lost or moved some).
+fn is_start(rules: &Rules, pos: &Position) -> bool {
+    let v = &rules.variant;
+    let (Some(pawn), Some((_, rank))) = (rules.pawn, v.setup.pawn) else {
+        return pos.fullmove_number() == 1;
+    };
+    let geo = &rules.geo;
+    (0..2).all(|c| {
+        let r = if c == 0 { rank } else { geo.ranks - 1 - rank };
+        (v.setup.files.0..=v.setup.files.1).all(|f| pos.pieces(c, pawn).has(geo.square(f, r)))
+    }) && pos.fullmove_number() == 1
+}
+
+fn jobs(args: &BenchArgs) -> Result<Vec<Job>> {
+    let data: Reference = toml::from_str(REFERENCE).context("built-in perft reference")?;
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
+    let mut cache: BTreeMap<String, Rules> = BTreeMap::new();
+    for case in &data.position {
+        if !args.variants.is_empty()
+            && !args
+                .variants
+                .iter()
+                .any(|v| v.eq_ignore_ascii_case(&case.variant))
+        {
+            continue;
+        }
+        if !cache.contains_key(&case.variant) {
+            let rules = catalog::load_rules(&case.variant).map_err(|e| anyhow!("{e}"))?;
+            cache.insert(case.variant.clone(), rules);
+        }
+        let rules = &cache[&case.variant];
+        let pos = Position::from_fen(rules, &case.fen).map_err(|e| anyhow!("{}: {e}", case.fen))?;
+        let kind = if is_start(rules, &pos) {
+            "start"
+        } else {
+            "middlegame"
+        };
+        let n = seen.entry((case.variant.clone(), kind)).or_default();
+        *n += 1;
+        if !args.all && *n > 1 {
+            continue;
+        }
+        let (depth, expected) = choose_depth(&case.perft, args.max_nodes);
+        out.push(Job {
+            variant: case.variant.clone(),
+            kind,
+            fen: case.fen.clone(),
+            depth,
+            expected,
+        });
+    }
+    if out.is_empty() {
+        bail!(
+            "no bench position matches --variants {}",
+            args.variants.join(",")
+        );
+    }
+    Ok(out)
+}
+
+/// Our perft, with the root moves shared out among `threads` threads.
+fn perft_threads(rules: &Rules, pos: &Position, depth: u32, threads: usize) -> u64 {
+    if threads <= 1 || depth <= 1 {
+        return pos.perft(rules, depth);
+    }
+    let moves = pos.legal_moves(rules);
+    let moves = moves.as_slice();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut sum = 0;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&m) = moves.get(i) else { break sum };
+                        sum += pos.play_unchecked(rules, m).perft(rules, depth - 1);
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+    })
+}
+
+/// Runs `f` `repeat` times; the count of the first run and the fastest time.
+fn timed(repeat: u32, mut f: impl FnMut() -> Result<u64>) -> Result<(u64, f64)> {
+    let mut best = f64::INFINITY;
+    let mut nodes = 0;
+    for i in 0..repeat.max(1) {
+        let t = Instant::now();
+        let n = f()?;
+        best = best.min(t.elapsed().as_secs_f64());
+        if i == 0 {
+            nodes = n;
+        } else if n != nodes {
+            bail!("perft gave {nodes} then {n} nodes");
+        }
+    }
+    Ok((nodes, best))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fairy-Stockfish's variant file, from ours
+// ---------------------------------------------------------------------------------------------
+
+/// The Fairy-Stockfish definition of a variant: `None` when the `[fairy]` section has no
+/// template (the variant is built into Fairy-Stockfish under its `variant` name) or no name.
+/// Board, start position, promotion, double step and castling come from the variant itself;
+/// pieces the template does not know are named by `[fairy] pieces` (Fairy-Stockfish 11.1 has no
+/// custom pieces, so each must map to one of its built-in pieces).
+pub fn fairy_section(v: &Variant) -> Option<String> {
+    let name = v.fairy.variant.as_ref()?;
+    let template = v.fairy.template.as_ref()?;
+    let mut s = format!("[{name}:{template}]\n");
+    let file = |f: u8| (b'a' + f) as char;
+    s.push_str(&format!("maxFile = {}\n", file(v.files - 1)));
+    s.push_str(&format!("maxRank = {}\n", v.ranks));
+    for (letter, piece) in &v.fairy.pieces {
+        s.push_str(&format!("{piece} = {}\n", letter.to_ascii_lowercase()));
+    }
+    let army: String = v.setup.army.iter().map(|&t| v.pieces[t].letter).collect();
+    if let Ok(sp) = setup::parse_back_rank(v, &army) {
+        let fen = setup::start_fen(v, &sp);
+        let six: Vec<&str> = fen.split_whitespace().take(6).collect();
+        s.push_str(&format!("startFen = {}\n", six.join(" ")));
+    }
+    if let Some(p) = &v.promotion {
+        s.push_str(&format!("promotionRank = {}\n", p.rank + 1));
+        let to: String =
+            p.to.iter()
+                .map(|&t| v.pieces[t].letter.to_ascii_lowercase())
+                .collect();
+        s.push_str(&format!("promotionPieceTypes = {to}\n"));
+    }
+    if let Some((_, rank)) = v.setup.pawn {
+        s.push_str(&format!("doubleStepRank = {}\n", rank + 1));
+    }
+    match &v.castling {
+        Some(c) => {
+            s.push_str(&format!("castlingRank = {}\n", v.setup.rank + 1));
+            s.push_str(&format!(
+                "castlingQueensideFile = {}\n",
+                file(c.sides[0].king_file)
+            ));
+            s.push_str(&format!(
+                "castlingKingsideFile = {}\n",
+                file(c.sides[1].king_file)
+            ));
+        }
+        None => s.push_str("castling = false\n"),
+    }
+    Some(s)
+}
+
+/// A variants.ini for every variant of the jobs (one section per Fairy-Stockfish name).
+fn fairy_ini(variants: &[&Variant]) -> String {
+    let mut out = String::from(
+        "# Written by `modern-chess bench` from the [fairy] sections of its variant files.\n",
+    );
+    let mut done = Vec::new();
+    for v in variants {
+        if let (Some(name), Some(section)) = (&v.fairy.variant, fairy_section(v)) {
+            if !done.contains(name) {
+                out.push('\n');
+                out.push_str(&section);
+                done.push(name.clone());
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talking to a UCI engine
+// ---------------------------------------------------------------------------------------------
+
+struct Uci {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    out: BufReader<ChildStdout>,
+}
+
+impl Uci {
+    fn start(path: &Path) -> Result<Uci> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start {}", path.display()))?;
+        let stdin = child.stdin.take().context("engine stdin")?;
+        let out = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let mut e = Uci {
+            name: path.display().to_string(),
+            child,
+            stdin,
+            out,
+        };
+        e.send("uci")?;
+        e.wait_for("uciok")?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<()> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .with_context(|| format!("{} stopped reading", self.name))
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    fn wait_for(&mut self, prefix: &str) -> Result<String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.out.read_line(&mut line)? == 0 {
+                bail!("{} ended before printing `{prefix}`", self.name);
+            }
+            if line.trim_start().starts_with(prefix) {
+                return Ok(line.trim().to_string());
+            }
+        }
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        self.send("isready")?;
+        self.wait_for("readyok").map(|_| ())
+    }
+
+    /// Perft of one position; the count and the time from `go` to the result.
+    fn perft(&mut self, fen: &str, depth: u32, repeat: u32) -> Result<(u64, f64)> {
+        self.send(&format!("position fen {fen}"))?;
+        self.sync()?;
+        timed(repeat, || {
+            self.send(&format!("go perft {depth}"))?;
+            let line = self.wait_for("Nodes searched")?;
+            line.rsplit(':')
+                .next()
+                .and_then(|n| n.trim().parse::<u64>().ok())
+                .ok_or_else(|| anyhow!("{}: cannot read `{line}`", self.name))
+        })
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+/// Totals of one engine over a variant's positions.
+#[derive(Default, Clone, Copy)]
+struct Total {
+    nodes: u64,
+    secs: f64,
+}
+
+impl Total {
+    fn add(&mut self, nodes: u64, secs: f64) {
+        self.nodes += nodes;
+        self.secs += secs;
+    }
+    fn mnps(&self) -> f64 {
+        self.nodes as f64 / self.secs.max(1e-9) / 1e6
+    }
+}
+
+#[derive(Default)]
+struct Row {
+    positions: usize,
+    ours: Total,
+    threads: Total,
+    fairy: Option<Total>,
+    stockfish: Option<Total>,
+    table_bytes: usize,
+}
+
+fn ratio(ours: &Total, other: &Option<Total>) -> String {
+    match other {
+        Some(o) if o.secs > 0.0 => format!("{:.2}", o.secs / ours.secs.max(1e-9)),
+        _ => "-".into(),
+    }
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    let jobs = jobs(&args)?;
+    let mut rules_of: BTreeMap<String, Rules> = BTreeMap::new();
+    for j in &jobs {
+        if !rules_of.contains_key(&j.variant) {
+            let r = catalog::load_rules(&j.variant).map_err(|e| anyhow!("{e}"))?;
+            rules_of.insert(j.variant.clone(), r);
+        }
+    }
+    let threads = args.threads.unwrap_or(1).max(1);
+
+    let ini_path =
+        std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
+    let mut fairy = match &args.fairy_stockfish {
+        Some(path) => {
+            let variants: Vec<&Variant> = rules_of.values().map(|r| &r.variant).collect();
+            std::fs::write(&ini_path, fairy_ini(&variants))
+                .with_context(|| format!("cannot write {}", ini_path.display()))?;
+            let mut e = Uci::start(path)?;
+            e.send(&format!(
+                "setoption name VariantPath value {}",
+                ini_path.display()
+            ))?;
+            e.send("setoption name UCI_Chess960 value true")?;
+            e.sync()?;
+            Some(e)
+        }
+        None => None,
+    };
+    let mut stockfish = match &args.stockfish {
+        Some(path) => {
+            let mut e = Uci::start(path)?;
+            e.send("setoption name UCI_Chess960 value true")?;
+            e.sync()?;
+            Some(e)
+        }
+        None => None,
+    };
+
+    println!(
+        "Position: {} bytes; perft, single-threaded unless marked; times are the fastest of {}",
+        std::mem::size_of::<Position>(),
+        args.repeat.max(1)
+    );
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut mismatches = Vec::new();
+    for job in &jobs {
+        let rules = &rules_of[&job.variant];
+        let pos = Position::from_fen(rules, &job.fen).map_err(|e| anyhow!("{}: {e}", job.fen))?;
+        let (nodes, secs) = timed(args.repeat, || Ok(pos.perft(rules, job.depth)))?;
+        let mut line = format!(
+            "{:<9} {:<10} d{} {:>11} nodes  ours {:>6.3} s {:>6.2} Mn/s",
+            rules.variant.short,
+            job.kind,
+            job.depth,
+            nodes,
+            secs,
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+        if let Some(e) = job.expected {
+            if e != nodes {
+                mismatches.push(format!(
+                    "{} {} depth {}: reference {e}, ours {nodes}",
+                    job.variant, job.fen, job.depth
+                ));
+            }
+        }
+        if !order.contains(&job.variant) {
+            order.push(job.variant.clone());
+        }
+        let row = rows.entry(job.variant.clone()).or_default();
+        row.table_bytes = rules.table_bytes();
+        row.positions += 1;
+        row.ours.add(nodes, secs);
+        if threads > 1 {
+            let (n, s) = timed(args.repeat, || {
+                Ok(perft_threads(rules, &pos, job.depth, threads))
+            })?;
+            if n != nodes {
+                mismatches.push(format!("{}: {threads} threads gave {n}", job.fen));
+            }
+            row.threads.add(n, s);
+            line.push_str(&format!(
+                "  {threads} threads {:>6.2} Mn/s",
+                n as f64 / s.max(1e-9) / 1e6
+            ));
+        }
+        let fairy_name = rules.variant.fairy.variant.clone();
+        if let (Some(e), Some(name)) = (fairy.as_mut(), &fairy_name) {
+            e.send(&format!("setoption name UCI_Variant value {name}"))?;
+            let (n, s) = e.perft(&job.fen, job.depth, args.repeat)?;
+            if n != nodes {
+                mismatches.push(format!(
+                    "{} {} depth {}: Fairy-Stockfish {n}, ours {nodes}",
+                    job.variant, job.fen, job.depth
+                ));
+            }
+            row.fairy.get_or_insert_with(Total::default).add(n, s);
+            line.push_str(&format!(
+                "  fairy-stockfish {:>6.3} s (x{:.2})",
+                s,
+                s / secs.max(1e-9)
+            ));
+        }
+        // Stockfish plays only the game Fairy-Stockfish calls "chess" (with Chess960 on).
+        if let (Some(e), Some("chess")) = (stockfish.as_mut(), fairy_name.as_deref()) {
+            let (n, s) = e.perft(&job.fen, job.depth, args.repeat)?;
+            if n != nodes {
+                mismatches.push(format!(
+                    "{} {} depth {}: Stockfish {n}, ours {nodes}",
+                    job.variant, job.fen, job.depth
+                ));
+            }
+            row.stockfish.get_or_insert_with(Total::default).add(n, s);
+            line.push_str(&format!(
+                "  stockfish {:>6.3} s (x{:.2})",
+                s,
+                s / secs.max(1e-9)
+            ));
+        }
+        println!("{line}");
+    }
+    drop(fairy.take());
+    drop(stockfish.take());
+    let _ = std::fs::remove_file(&ini_path);
+
+    println!();
+    let mut header = String::from("| variant | positions | nodes | ours s | ours Mn/s |");
+    let mut rule = String::from("|---|---:|---:|---:|---:|");
+    if threads > 1 {
+        header.push_str(&format!(" ours {threads}T Mn/s |"));
+        rule.push_str("---:|");
+    }
+    if args.fairy_stockfish.is_some() {
+        header.push_str(" Fairy-SF s | Fairy-SF Mn/s | ratio vs Fairy-SF |");
+        rule.push_str("---:|---:|---:|");
+    }
+    if args.stockfish.is_some() {
+        header.push_str(" Stockfish s | Stockfish Mn/s | ratio vs Stockfish |");
+        rule.push_str("---:|---:|---:|");
+    }
+    header.push_str(" tables KiB |");
+    rule.push_str("---:|");
+    println!("{header}\n{rule}");
+    for v in &order {
+        let r = &rows[v];
+        let mut line = format!(
+            "| {} | {} | {} | {:.3} | {:.2} |",
+            rules_of[v].variant.short,
+            r.positions,
+            r.ours.nodes,
+            r.ours.secs,
+            r.ours.mnps()
+        );
+        if threads > 1 {
+            line.push_str(&format!(" {:.2} |", r.threads.mnps()));
+        }
+        let cell = |t: &Option<Total>| match t {
+            Some(t) => format!(" {:.3} | {:.2} |", t.secs, t.mnps()),
+            None => " - | - |".into(),
+        };
+        if args.fairy_stockfish.is_some() {
+            line.push_str(&format!(
+                "{} {} |",
+                cell(&r.fairy),
+                ratio(&r.ours, &r.fairy)
+            ));
+        }
+        if args.stockfish.is_some() {
+            line.push_str(&format!(
+                "{} {} |",
+                cell(&r.stockfish),
+                ratio(&r.ours, &r.stockfish)
+            ));
+        }
+        line.push_str(&format!(" {} |", r.table_bytes.div_ceil(1024)));
+        println!("{line}");
+    }
+    println!("\nratio = the other engine's time / ours (above 1: we are faster)");
+    if !mismatches.is_empty() {
+        bail!("node counts differ:\n{}", mismatches.join("\n"));
+    }
+    println!("node counts agree");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_within_budget_and_extrapolated() {
+        assert_eq!(choose_depth(&[20, 400, 8902], 1000), (2, Some(400)));
+        assert_eq!(choose_depth(&[20, 400, 8902], 10), (1, Some(20)));
+        // 8902 * 22 = 195,844 fits, the next (4.3 million) does not
+        assert_eq!(choose_depth(&[20, 400, 8902], 200_000), (4, None));
+    }
+
+    #[test]
+    fn fairy_section_is_written_from_the_variant_file() {
+        let v = catalog::load("mrc").unwrap();
+        let s = fairy_section(&v).unwrap();
+        assert!(s.starts_with("[mrc:chess]\n"), "{s}");
+        for line in [
+            "maxFile = i",
+            "maxRank = 9",
+            "archbishop = m",
+            "promotionRank = 9",
+            "promotionPieceTypes = qmrbn",
+            "castlingQueensideFile = c",
+            "castlingKingsideFile = g",
+        ] {
+            assert!(s.lines().any(|l| l == line), "{line} missing in\n{s}");
+        }
+        let merc = fairy_section(&catalog::load("merc").unwrap()).unwrap();
+        assert!(merc.lines().any(|l| l == "castlingRank = 2"), "{merc}");
+        assert!(merc.lines().any(|l| l == "doubleStepRank = 3"), "{merc}");
+        // built into Fairy-Stockfish: nothing to write
+        assert!(fairy_section(&catalog::load("chess").unwrap()).is_none());
+    }
 }
