@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod setup;
 pub mod variant;

@@ -1,0 +1,1 @@
+//! Matches against another UCI engine.

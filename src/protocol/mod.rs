@@ -1,0 +1,502 @@
+//! Talking to other chess programs: the UCI and XBoard (CECP) engine protocols and matches
+//! against a UCI engine.
+//!
+//! Every session is written over generic `BufRead`/`Write` so it can be driven from a test
+//! with a script; the binary only connects them to stdin/stdout. Searches run on their own
+//! thread (see [`SearchThread`]) so that the input loop keeps reading and `stop`/`?` work.
+
+pub mod matchplay;
+pub mod uci;
+pub mod xboard;
+
+use crate::catalog;
+mod engine_shim;
+use crate::position::{Move, MoveKind, Position};
+use crate::rules::Rules;
+use crate::setup;
+use crate::variant::Variant;
+pub use engine_shim::{Engine, Limits, SearchInfo};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The output of a session, shared between the input loop and the search thread; every line
+/// is flushed at once because the other side waits for it.
+pub struct Out<W: Write>(Arc<Mutex<W>>);
+
+impl<W: Write> Clone for Out<W> {
+    fn clone(&self) -> Self {
+        Out(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Out<W> {
+    pub fn new(w: W) -> Out<W> {
+        Out(Arc::new(Mutex::new(w)))
+    }
+    /// Writes one line. A closed pipe is not an error worth stopping a search for: the
+    /// input loop notices the end of input and quits.
+    pub fn line(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+    /// Several lines written together, so a search thread cannot interleave.
+    pub fn lines(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        for l in text.lines() {
+            let _ = writeln!(w, "{l}");
+        }
+        let _ = w.flush();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variants a session knows
+// ---------------------------------------------------------------------------------------------
+
+enum VariantSource {
+    Builtin,
+    File(PathBuf),
+}
+
+/// The variants a session offers: the built-in catalog plus the `*.toml` files of folders the
+/// user points at (a file there wins over a built-in of the same name).
+pub struct VariantSet {
+    entries: Vec<(String, VariantSource)>,
+}
+
+impl Default for VariantSet {
+    fn default() -> Self {
+        VariantSet::builtin()
+    }
+}
+
+impl VariantSet {
+    pub fn builtin() -> VariantSet {
+        VariantSet {
+            entries: catalog::BUILTIN
+                .iter()
+                .map(|(n, _)| (n.to_string(), VariantSource::Builtin))
+                .collect(),
+        }
+    }
+
+    /// Adds the variant files in `path` (a folder of `*.toml` files, or one file). Returns the
+    /// names added and, separately, what was wrong with the files that could not be loaded.
+    pub fn add_path(&mut self, path: &Path) -> Result<(Vec<String>, Vec<String>), String> {
+        let files: Vec<PathBuf> = if path.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot read folder {}: {e}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+                .collect();
+            v.sort();
+            v
+        } else if path.is_file() {
+            vec![path.to_path_buf()]
+        } else {
+            return Err(format!("{}: no such file or folder", path.display()));
+        };
+        let mut added = Vec::new();
+        let mut problems = Vec::new();
+        for f in files {
+            let name = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_lowercase())
+                .unwrap_or_default();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                problems.push(format!("{}: unusable file name", f.display()));
+                continue;
+            }
+            match Variant::from_path(&f) {
+                Ok(_) => {
+                    self.entries.retain(|(n, _)| *n != name);
+                    self.entries.push((name.clone(), VariantSource::File(f)));
+                    added.push(name);
+                }
+                Err(e) => problems.push(format!("{}: {}", f.display(), one_line(&e.to_string()))),
+            }
+        }
+        Ok((added, problems))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.entries.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.entries
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
+
+    /// Compiles the variant called `name` (case-insensitive).
+    pub fn load(&self, name: &str) -> Result<Rules, String> {
+        let (n, src) = self
+            .entries
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                format!(
+                    "unknown variant `{name}`; known: {}",
+                    self.names().join(", ")
+                )
+            })?;
+        let v = match src {
+            VariantSource::Builtin => catalog::load(n),
+            VariantSource::File(p) => Variant::from_path(p),
+        }
+        .map_err(|e| one_line(&e.to_string()))?;
+        Ok(Rules::compile(v))
+    }
+}
+
+/// Protocols are line based: multi-line error texts are joined.
+pub fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start positions
+// ---------------------------------------------------------------------------------------------
+
+/// Which start position `position startpos` / `new` means in a variant with many.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartChoice {
+    Random,
+    Id(u64),
+    BackRank(String),
+}
+
+impl StartChoice {
+    /// `random`, a number (the start id) or a back rank like `BQRMBNKNR`.
+    pub fn parse(s: &str) -> StartChoice {
+        let s = s.trim();
+        if s.is_empty() || s.eq_ignore_ascii_case("random") || s == "<empty>" {
+            StartChoice::Random
+        } else if let Ok(id) = s.parse::<u64>() {
+            StartChoice::Id(id)
+        } else {
+            StartChoice::BackRank(s.to_string())
+        }
+    }
+}
+
+/// The start id and FEN the choice names. `seed` is used for [`StartChoice::Random`].
+pub fn choose_start(
+    rules: &Rules,
+    choice: &StartChoice,
+    seed: u64,
+) -> Result<(u64, String), String> {
+    let v = &rules.variant;
+    let (id, sp) = match choice {
+        StartChoice::Random => {
+            let id = setup::random_id(v, seed);
+            (id, setup::from_id(v, id)?)
+        }
+        StartChoice::Id(id) => (*id, setup::from_id(v, *id)?),
+        StartChoice::BackRank(s) => {
+            let sp = setup::parse_back_rank(v, s)?;
+            (setup::to_id(v, &sp)?, sp)
+        }
+    };
+    Ok((id, setup::start_fen(v, &sp)))
+}
+
+/// A seed that differs from run to run (for random starts).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves in coordinate notation
+// ---------------------------------------------------------------------------------------------
+
+/// Reads a move in coordinate notation: `e2e4`, `f8f9m`, castling as king takes rook
+/// (Fischer-Random style, what we write) but also as the king's destination (`e1g1`, what
+/// GUIs send without Chess960 mode) or `O-O`/`O-O-O`; Bishop Adjustment as bishop square then
+/// partner square.
+pub fn parse_coord(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
+    let legal = pos.legal_moves(rules);
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    if let Some(m) = legal.iter().find(|m| m.uci(rules) == lower) {
+        return Ok(*m);
+    }
+    let castle_side = match t {
+        "O-O" | "0-0" | "o-o" => Some(1u8),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(0u8),
+        _ => None,
+    };
+    if let Some(side) = castle_side {
+        return legal
+            .iter()
+            .find(|m| m.kind == MoveKind::Castle { side })
+            .copied()
+            .ok_or_else(|| format!("`{t}`: castling to that side is not legal here"));
+    }
+    // King-destination castling: e1g1 for a castling whose king ends on g1.
+    let geo = &rules.geo;
+    let squares = split_squares(&lower).and_then(|(a, b, rest)| {
+        if !rest.is_empty() {
+            return None;
+        }
+        Some((geo.parse_square(&a)?, geo.parse_square(&b)?))
+    });
+    if let Some((from, to)) = squares {
+        let us = pos.side_to_move();
+        for m in legal.iter() {
+            if let MoveKind::Castle { side } = m.kind {
+                if m.from == from
+                    && rules
+                        .castle_targets(us, side as usize)
+                        .is_some_and(|(k, _)| k == to)
+                {
+                    return Ok(*m);
+                }
+            }
+        }
+        return Err(format!("`{t}` is not a legal move here"));
+    }
+    if split_squares(&lower).is_some() {
+        Err(format!("`{t}` is not a legal move here"))
+    } else {
+        Err(format!(
+            "`{t}` is not a move in coordinate notation (like e2e4, f8f9m)"
+        ))
+    }
+}
+
+/// Splits `e2e4q` into ("e2", "e4", "q"); `None` when it does not start with two squares.
+fn split_squares(s: &str) -> Option<(String, String, String)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let sq = |i: &mut usize| -> Option<String> {
+        let start = *i;
+        if *i < b.len() && b[*i].is_ascii_lowercase() {
+            *i += 1;
+        } else {
+            return None;
+        }
+        let d = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        if *i == d {
+            return None;
+        }
+        Some(s[start..*i].to_string())
+    };
+    let a = sq(&mut i)?;
+    let c = sq(&mut i)?;
+    Some((a, c, s[i..].to_string()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time
+// ---------------------------------------------------------------------------------------------
+
+/// How long to think on a clock: an even share of the remaining time (moves to go, or 30 when
+/// unknown) plus most of the increment, never more than a third of what is left so a few slow
+/// moves cannot lose on time.
+pub fn think_time(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> u64 {
+    let share = match moves_to_go {
+        Some(n) if n > 0 => left_ms / (n as u64 + 1),
+        _ => left_ms / 30,
+    };
+    let t = share + inc_ms * 3 / 4;
+    let cap = (left_ms / 3).max(1);
+    t.min(cap)
+        .saturating_sub(if t > 50 { 10 } else { 0 })
+        .max(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search thread
+// ---------------------------------------------------------------------------------------------
+
+/// The engine and, while it thinks, the thread it thinks on. The engine moves into the thread
+/// for the search and comes back when it is joined, so its hash table survives between moves.
+pub struct SearchThread {
+    engine: Option<Engine>,
+    running: Option<(JoinHandle<Engine>, Arc<AtomicBool>)>,
+    hash_mb: usize,
+}
+
+impl SearchThread {
+    pub fn new(rules: Arc<Rules>, hash_mb: usize) -> SearchThread {
+        SearchThread {
+            engine: Some(Engine::new(rules, hash_mb)),
+            running: None,
+            hash_mb,
+        }
+    }
+
+    /// A new variant needs a new engine (its tables depend on the rules).
+    pub fn set_rules(&mut self, rules: Arc<Rules>) {
+        self.stop();
+        self.engine = Some(Engine::new(rules, self.hash_mb));
+    }
+
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.wait_idle();
+        self.hash_mb = mb;
+        if let Some(e) = self.engine.as_mut() {
+            e.set_hash_mb(mb);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.wait_idle();
+        if let Some(e) = self.engine.as_mut() {
+            e.clear();
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
+    }
+
+    /// Starts a search on its own thread. `done` runs on that thread with the result (and the
+    /// stop flag, so an infinite search can wait for `stop` before answering).
+    pub fn start(
+        &mut self,
+        history: Vec<Position>,
+        limits: Limits,
+        mut on_info: impl FnMut(&SearchInfo) + Send + 'static,
+        done: impl FnOnce(Option<Move>, &AtomicBool) + Send + 'static,
+    ) {
+        self.stop();
+        let mut engine = self.engine.take().expect("engine present when idle");
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let best = engine.search(&history, &limits, &flag, &mut on_info);
+            done(best, &flag);
+            engine
+        });
+        self.running = Some((handle, stop));
+    }
+
+    /// Asks a running search to stop and waits for it.
+    pub fn stop(&mut self) {
+        if let Some((_, flag)) = &self.running {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.wait_idle();
+    }
+
+    /// Waits for a running search to end by itself.
+    pub fn wait_idle(&mut self) {
+        if let Some((h, _)) = self.running.take() {
+            match h.join() {
+                Ok(e) => self.engine = Some(e),
+                Err(_) => {
+                    // The search panicked: a bug, but the session goes on with a fresh engine.
+                    self.engine = None;
+                }
+            }
+        }
+    }
+
+    /// The engine after a panicked search is replaced using these rules.
+    pub fn ensure_engine(&mut self, rules: &Arc<Rules>) {
+        if self.running.is_none() && self.engine.is_none() {
+            self.engine = Some(Engine::new(Arc::clone(rules), self.hash_mb));
+        }
+    }
+}
+
+impl Drop for SearchThread {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinate_moves_and_castling_forms() {
+        let rules = catalog::load_rules("chess").unwrap();
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(&rules, fen).unwrap();
+        let frc = parse_coord(&rules, &pos, "e1h1").unwrap();
+        assert!(matches!(frc.kind, MoveKind::Castle { side: 1 }));
+        assert_eq!(parse_coord(&rules, &pos, "e1g1").unwrap(), frc);
+        assert_eq!(parse_coord(&rules, &pos, "O-O").unwrap(), frc);
+        let long = parse_coord(&rules, &pos, "O-O-O").unwrap();
+        assert!(matches!(long.kind, MoveKind::Castle { side: 0 }));
+        assert_eq!(parse_coord(&rules, &pos, "e1c1").unwrap(), long);
+        assert!(parse_coord(&rules, &pos, "e1e3").is_err());
+        assert!(parse_coord(&rules, &pos, "hello").is_err());
+        assert!(parse_coord(&rules, &pos, "").is_err());
+    }
+
+    #[test]
+    fn promotion_letter_is_read() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let pos = Position::from_fen(&rules, "4k4/1P7/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+        let m = parse_coord(&rules, &pos, "b8b9m").unwrap();
+        assert_eq!(rules.variant.pieces[m.promo as usize].letter, 'M');
+        assert!(parse_coord(&rules, &pos, "b8b9").is_err());
+    }
+
+    #[test]
+    fn start_choices() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let (id, fen) = choose_start(&rules, &StartChoice::parse("RNBMKQBNR"), 0).unwrap();
+        let (id2, fen2) = choose_start(&rules, &StartChoice::parse(&id.to_string()), 0).unwrap();
+        assert_eq!(id2, id);
+        assert_eq!(fen2, fen);
+        assert!(fen.starts_with("rnbqkmbnr/"), "{fen}");
+        assert!(choose_start(&rules, &StartChoice::parse("KKKKKKKKK"), 0).is_err());
+        assert!(choose_start(&rules, &StartChoice::Id(u64::MAX), 0).is_err());
+        let (a, _) = choose_start(&rules, &StartChoice::Random, 5).unwrap();
+        let (b, _) = choose_start(&rules, &StartChoice::Random, 5).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn think_time_shares_the_clock() {
+        assert!(think_time(60_000, 0, None) <= 2_000);
+        assert!(think_time(60_000, 0, None) >= 1_500);
+        assert!(think_time(1_000, 10_000, None) <= 334);
+        assert!(think_time(10_000, 0, Some(9)) <= 1_000);
+        assert!(think_time(0, 0, None) >= 1);
+    }
+
+    #[test]
+    fn variant_folder_is_loaded_and_bad_files_reported() {
+        let dir = std::env::temp_dir().join(format!("mc-vs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("mini.toml"), catalog::BUILTIN[1].1).unwrap();
+        std::fs::write(dir.join("broken.toml"), "name = 3").unwrap();
+        let mut set = VariantSet::builtin();
+        let (added, problems) = set.add_path(&dir).unwrap();
+        assert_eq!(added, vec!["mini".to_string()]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(set.contains("MINI"));
+        assert_eq!(set.load("mini").unwrap().geo.files, 8);
+        assert!(set.load("nope").is_err());
+        assert!(set.add_path(&dir.join("missing")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

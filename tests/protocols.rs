@@ -1,0 +1,312 @@
+//! End-to-end: the binary as a UCI and as an XBoard engine, talked to over pipes the way a GUI
+//! does, and (ignored: needs Fairy-Stockfish) a short match against Fairy-Stockfish.
+//!
+//! Every read has a timeout, so a hang fails the test instead of blocking the suite.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_modern-chess");
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").expect("engine reads");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `want`; returns the lines read (the match last).
+    fn until(&mut self, what: &str, want: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    got.push(l.clone());
+                    if want(&l) {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!(
+                        "timed out waiting for {what}; read so far:\n{}",
+                        self.seen.join("\n")
+                    )
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!(
+                        "engine closed its output waiting for {what}; read:\n{}",
+                        self.seen.join("\n")
+                    )
+                }
+            }
+        }
+    }
+
+    fn line_starting(&mut self, prefix: &str) -> String {
+        let p = prefix.to_string();
+        self.until(prefix, move |l| l.starts_with(&p))
+            .pop()
+            .unwrap()
+    }
+
+    /// Sends `quit` and checks the process ends by itself, successfully.
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("engine did not quit");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[test]
+fn uci_session() {
+    let mut e = Engine::start(&["uci", "--start", "RNBMKQBNR"]);
+    e.send("uci");
+    let hello = e.until("uciok", |l| l == "uciok");
+    assert!(hello[0].starts_with("id name modern-chess"), "{hello:?}");
+    let combo = hello
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .expect("UCI_Variant option");
+    for v in ["mrc", "mrc64", "merc", "icrc", "pmrc", "chess", "chess960"] {
+        assert!(combo.contains(&format!(" var {v}")), "{combo}");
+    }
+    e.send("isready");
+    e.line_starting("readyok");
+
+    // A variant change is announced with the board size and the start FEN.
+    e.send("setoption name UCI_Variant value mrc");
+    let info = e.line_starting("info string variant");
+    assert_eq!(
+        info,
+        "info string variant mrc files 9 ranks 9 pocket 0 template fairy startpos \
+         rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1"
+    );
+
+    // Moves in coordinates, then the board.
+    e.send("position startpos moves e2e4 e8e6 f1c4"); // f1 is the queen
+    e.send("d");
+    let fen = e.line_starting("Fen: ");
+    assert!(
+        fen.starts_with(
+            "Fen: rnbqkmbnr/pppp1pppp/9/4p4/9/2Q1P4/9/PPPP1PPPP/RNBMK1BNR b AIai - 1 2"
+        ),
+        "{fen}"
+    );
+    // An illegal move is reported, not played.
+    e.send("position startpos moves e2e5");
+    e.line_starting("info string position: move 1");
+
+    // Perft from the start position: counted by our own move generator, cross-checked
+    // against the perft command line (the same numbers must come out of both paths).
+    e.send("position startpos");
+    e.send("go perft 2");
+    let nodes = e.line_starting("Nodes searched:");
+    let cli = Command::new(BIN)
+        .args(["perft", "-v", "mrc", "--setup", "RNBMKQBNR", "2"])
+        .output()
+        .unwrap();
+    let cli_out = String::from_utf8_lossy(&cli.stdout);
+    assert!(
+        cli_out.contains(&nodes),
+        "uci `{nodes}` vs perft command `{cli_out}`"
+    );
+
+    // A search gives a legal move (checked with `position ... moves best` and `d`).
+    e.send("position startpos moves e2e4");
+    e.send("go depth 2");
+    let best = e.line_starting("bestmove ");
+    let mv = best.split_whitespace().nth(1).unwrap().to_string();
+    e.send(&format!("position startpos moves e2e4 {mv}"));
+    e.send("d");
+    e.send("isready");
+    let after = e.until("readyok", |l| l == "readyok");
+    assert!(
+        !after.iter().any(|l| l.contains("info string position")),
+        "bestmove {mv} was not legal: {after:?}"
+    );
+
+    // An infinite search answers only after `stop`, and `isready` is answered meanwhile.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let got = e.until("readyok", |l| l == "readyok");
+    assert!(!got.iter().any(|l| l.starts_with("bestmove")), "{got:?}");
+    e.send("stop");
+    e.line_starting("bestmove ");
+
+    // Ten-rank boards and unknown input.
+    e.send("setoption name UCI_Variant value merc");
+    let info = e.line_starting("info string variant");
+    assert!(info.contains("files 10 ranks 10"), "{info}");
+    e.send("frobnicate");
+    e.line_starting("info string unknown command: frobnicate");
+    e.quit();
+}
+
+#[test]
+fn uci_bishop_adjustment_and_castling_in_coordinates() {
+    // MRC: Bishop Adjustment is written bishop square -> partner square, castling king takes
+    // rook. Each side: rooks a and i, bishop d beside king e, and the right to adjust.
+    let fen = "r2bk3r/9/9/9/9/9/9/9/R2BK3R w AIai - 0 1 ADEIadei";
+    let mut e = Engine::start(&["uci", "--variant", "mrc"]);
+    e.send(&format!("position fen {fen} moves d1e1"));
+    e.send("d");
+    let fen1 = e.line_starting("Fen: ");
+    // Bishop and king swapped; White's castling and adjustment rights are gone, Black's stay.
+    assert!(
+        fen1.starts_with("Fen: r2bk3r/9/9/9/9/9/9/9/R2KB3R b ai - "),
+        "{fen1}"
+    );
+    assert!(fen1.ends_with(" adei"), "{fen1}");
+    e.send(&format!("position fen {fen} moves e1i1"));
+    e.send("d");
+    let fen2 = e.line_starting("Fen: ");
+    // MRC castles the king to g1 and the rook to f1.
+    assert!(
+        fen2.starts_with("Fen: r2bk3r/9/9/9/9/9/9/9/R2B1RK2 b ai - "),
+        "{fen2}"
+    );
+    e.quit();
+}
+
+#[test]
+fn xboard_session() {
+    let mut e = Engine::start(&["xboard", "--start", "RNBMKQBNR"]);
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until("done=1", |l| l.contains("done=1"));
+    let all = features.join(" ");
+    for f in ["setboard=1", "usermove=1", "ping=1", "variants=\""] {
+        assert!(all.contains(f), "{all}");
+    }
+    assert!(all.contains("mrc,mrc64,merc,icrc,pmrc"), "{all}");
+
+    e.send("new");
+    e.send("variant mrc");
+    let setup = e.line_starting("setup ");
+    assert_eq!(
+        setup,
+        "setup (PNBRQ..M.............Kpnbrq..m.............k) 9x9+0_fairy \
+         rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1"
+    );
+    let piece = e.line_starting("piece ");
+    assert_eq!(piece, "piece M& BN");
+
+    e.send("ping 1");
+    e.line_starting("pong 1");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove e2e4");
+    e.line_starting("Illegal move: e2e4");
+    e.send("e7e5");
+    e.line_starting("Error (unknown command): e7e5");
+    e.send("undo");
+    e.send("usermove e2e4");
+    e.send("ping 2");
+    let got = e.until("pong 2", |l| l == "pong 2");
+    assert!(!got.iter().any(|l| l.starts_with("Illegal")), "{got:?}");
+
+    // The engine moves for Black when told to go.
+    e.send("sd 2");
+    e.send("go");
+    let mv = e.line_starting("move ");
+    let mv = mv.trim_start_matches("move ").to_string();
+    e.send("force");
+    // Its move is on our board: undoing it and playing it again must be accepted.
+    e.send("undo");
+    e.send(&format!("usermove {mv}"));
+    e.send("ping 3");
+    let got = e.until("pong 3", |l| l == "pong 3");
+    assert!(!got.iter().any(|l| l.starts_with("Illegal")), "{got:?}");
+
+    // Ten ranks: XBoard numbers them from 0, so MERC's pawn push is e2e4 (our e3e5).
+    e.send("new");
+    e.send("variant merc");
+    let setup = e.line_starting("setup ");
+    assert!(setup.contains(" 10x10+0_fairy "), "{setup}");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove e2e3");
+    e.line_starting("Illegal move: e2e3");
+    e.send("d");
+    let fen = e.line_starting("Fen: ");
+    assert!(fen.contains("/4P5/"), "{fen}");
+
+    // setboard with an impossible position, and an unknown variant.
+    e.send("setboard 8/8/8 w - - 0 1");
+    e.line_starting("tellusererror Illegal position");
+    e.send("variant nosuch");
+    e.line_starting("Error (unknown variant): nosuch");
+    e.quit();
+}
+
+#[test]
+fn xboard_castling_is_written_o_o() {
+    let mut e = Engine::start(&["xboard", "--variant", "chess"]);
+    e.send("protover 2");
+    e.until("done=1", |l| l.contains("done=1"));
+    e.send("force");
+    e.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    e.send("usermove O-O");
+    e.send("usermove O-O-O");
+    e.send("d");
+    let fen = e.line_starting("Fen: ");
+    assert!(
+        fen.starts_with("Fen: 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - -"),
+        "{fen}"
+    );
+    e.quit();
+}
