@@ -10,12 +10,11 @@ pub mod uci;
 pub mod xboard;
 
 use crate::catalog;
-mod engine_shim;
+use crate::engine::{Engine, Limits, SearchInfo};
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 use crate::setup;
 use crate::variant::Variant;
-pub use engine_shim::{Engine, Limits, SearchInfo};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -9,7 +9,7 @@ use super::{
     choose_start, clock_seed, one_line, parse_coord, think_time, Out, SearchThread, StartChoice,
     VariantSet,
 };
-use super::{Limits, SearchInfo};
+use crate::engine::{Limits, SearchInfo};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};

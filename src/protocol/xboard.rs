@@ -11,7 +11,7 @@ use super::{
     choose_start, clock_seed, one_line, parse_coord, think_time, Out, SearchThread, StartChoice,
     VariantSet,
 };
-use super::{Limits, SearchInfo};
+use crate::engine::{Limits, SearchInfo};
 use crate::game::Game;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
