@@ -14,6 +14,7 @@ pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
+pub mod pgn;
 pub mod position;
 pub mod protocol;
 pub mod rules;

@@ -1,1 +1,678 @@
-//! Notation: SAN and PGN read and write for every variant.
+//! Standard Algebraic Notation for every variant: write canonical SAN, read it leniently.
+//!
+//! The writer is the one place that decides how a move looks in a game record, so everything
+//! variant-specific comes from the rules: piece letters from the variant file, castling in the
+//! variant's own notation (`O-O-Oc` in MRC, `O-Oh` in ICRC), Bishop Adjustment as `Bc<=>Q`.
+//!
+//! The reader accepts what people write when the meaning is still certain (a missing `x` or
+//! `=`, extra disambiguation, lower-case promotion letters, `0-0`, coordinates like `e2e4`),
+//! and refuses what could mean two moves: a game record must never be replayed on a guess.
+
+use crate::geometry::{Geometry, Square};
+use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::rules::Rules;
+
+/// Canonical SAN of a legal move in `pos`, with `+` or `#`.
+///
+/// Disambiguation follows the usual order (file, then rank, then the whole square) and only
+/// counts moves that are legal, so a pinned knight does not force `Nbd2`. Pawn captures always
+/// name the pawn's file. Castling uses the variant file's notation for that side.
+pub fn to_san(rules: &Rules, pos: &Position, m: Move) -> String {
+    let mut s = san_body(rules, pos, m);
+    let after = pos.play_unchecked(rules, m);
+    if after.in_check(rules) {
+        s.push(if after.legal_moves(rules).is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    s
+}
+
+/// SAN without the check mark.
+fn san_body(rules: &Rules, pos: &Position, m: Move) -> String {
+    let geo = &rules.geo;
+    match m.kind {
+        MoveKind::Castle { side } => {
+            return match &rules.castle_sides {
+                Some(sides) => sides[side as usize & 1].notation.clone(),
+                None => if side == 0 { "O-O-O" } else { "O-O" }.to_string(),
+            };
+        }
+        MoveKind::Adjust => return adjust_san(rules, pos, m),
+        _ => {}
+    }
+    let Some((t, _)) = pos.piece_at(m.from) else {
+        return m.uci(rules);
+    };
+    let capture = is_capture(pos, m);
+    let mut s = String::new();
+    let is_pawn = rules.pawn == Some(t);
+    if !is_pawn {
+        s.push(rules.variant.pieces[t].letter);
+    }
+    // Other legal moves of the same piece type to the same square (and the same promotion).
+    let rivals: Vec<Move> = pos
+        .legal_moves(rules)
+        .iter()
+        .copied()
+        .filter(|o| {
+            o.from != m.from
+                && o.to == m.to
+                && o.promo == m.promo
+                && !matches!(o.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
+                && pos.piece_at(o.from).map(|p| p.0) == Some(t)
+        })
+        .collect();
+    let (ff, fr) = (geo.file(m.from), geo.rank(m.from));
+    let file_str = Geometry::file_char(ff).to_string();
+    let rank_str = (fr as u32 + 1).to_string();
+    if is_pawn && capture {
+        s.push_str(&file_str);
+        if rivals.iter().any(|o| geo.file(o.from) == ff) {
+            s.push_str(&rank_str);
+        }
+    } else if !rivals.is_empty() {
+        if rivals.iter().all(|o| geo.file(o.from) != ff) {
+            s.push_str(&file_str);
+        } else if rivals.iter().all(|o| geo.rank(o.from) != fr) {
+            s.push_str(&rank_str);
+        } else {
+            s.push_str(&file_str);
+            s.push_str(&rank_str);
+        }
+    }
+    if capture {
+        s.push('x');
+    }
+    s.push_str(&geo.square_name(m.to));
+    if m.promo != NO_PROMO {
+        s.push('=');
+        s.push(rules.variant.pieces[m.promo as usize].letter);
+    }
+    s
+}
+
+fn is_capture(pos: &Position, m: Move) -> bool {
+    m.kind == MoveKind::EnPassant
+        || (matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && pos
+                .piece_at(m.to)
+                .is_some_and(|(_, c)| c != pos.side_to_move()))
+}
+
+/// `Bc<=>Q`; `Bc<=>Nd` when the bishop's other neighbour carries the same letter.
+fn adjust_san(rules: &Rules, pos: &Position, m: Move) -> String {
+    let geo = &rules.geo;
+    let bishop = pos
+        .piece_at(m.from)
+        .map(|p| rules.variant.pieces[p.0].letter)
+        .unwrap_or('B');
+    let partner = pos.piece_at(m.to);
+    let letter = partner
+        .map(|p| rules.variant.pieces[p.0].letter)
+        .unwrap_or('?');
+    let mut s = format!(
+        "{bishop}{}<=>{letter}",
+        Geometry::file_char(geo.file(m.from))
+    );
+    let other = if m.to > m.from {
+        geo.offset(m.from, -1, 0)
+    } else {
+        geo.offset(m.from, 1, 0)
+    };
+    if other.and_then(|o| pos.piece_at(o)) == partner {
+        s.push(Geometry::file_char(geo.file(m.to)));
+    }
+    s
+}
+
+/// The check mark a SAN text ends with (`+` or `#`), ignoring trailing annotations.
+pub fn check_mark(text: &str) -> Option<char> {
+    strip_annotations(text).1
+}
+
+/// Splits off trailing `!`/`?` annotations and the check mark.
+fn strip_annotations(text: &str) -> (&str, Option<char>) {
+    let mut s = text.trim();
+    let mut mark = None;
+    loop {
+        let t = s.trim_end_matches(['!', '?']).trim_end();
+        let t = if let Some(r) = t.strip_suffix("e.p.") {
+            r.trim_end()
+        } else {
+            t
+        };
+        if let Some(r) = t.strip_suffix('+') {
+            mark.get_or_insert('+');
+            s = r;
+        } else if let Some(r) = t.strip_suffix('#') {
+            mark = Some('#');
+            s = r;
+        } else {
+            s = t;
+            break;
+        }
+    }
+    (s, mark)
+}
+
+/// Reads a move written in SAN (leniently) or as coordinates (`e2e4`, `f8f9m`, castling as the
+/// king taking its rook, adjustment as bishop square then partner square).
+///
+/// # Errors
+/// When the text is malformed, when no legal move matches, or when more than one does (the
+/// message lists them in SAN).
+pub fn parse_san(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
+    let (body, _) = strip_annotations(text);
+    if body.is_empty() {
+        return Err(format!("`{text}` is not a move"));
+    }
+    let legal = pos.legal_moves(rules);
+    let legal = legal.as_slice();
+    let pick = |found: Vec<Move>, what: &str| -> Result<Move, String> {
+        match found.len() {
+            1 => Ok(found[0]),
+            0 => Err(format!("`{text}`: {what}")),
+            _ => {
+                let names: Vec<String> = found.iter().map(|m| to_san(rules, pos, *m)).collect();
+                Err(format!(
+                    "`{text}` is ambiguous: it could be {}",
+                    names.join(" or ")
+                ))
+            }
+        }
+    };
+    if let Some(side) = parse_castle(rules, body).transpose() {
+        let side = side.map_err(|e| format!("`{text}`: {e}"))?;
+        let found = legal
+            .iter()
+            .copied()
+            .filter(|m| m.kind == MoveKind::Castle { side })
+            .collect();
+        let name = match &rules.castle_sides {
+            Some(s) => s[side as usize].notation.clone(),
+            None => String::new(),
+        };
+        return pick(found, &format!("castling {name} is not legal here"));
+    }
+    if body.contains("<=>") {
+        return parse_adjust(rules, pos, legal, body).and_then(|v| {
+            pick(
+                v,
+                "no legal Bishop Adjustment matches (right lost, pieces moved, or in check)",
+            )
+        });
+    }
+    if let Some(found) = parse_coordinates(rules, pos, legal, body)? {
+        return pick(found, "no legal move goes between those squares");
+    }
+    let found = parse_standard(rules, pos, legal, body).map_err(|e| format!("`{text}`: {e}"))?;
+    pick(found, "no legal move matches")
+}
+
+/// `Some(side)` when the text is castling; an error when it names no side or two.
+fn parse_castle(rules: &Rules, body: &str) -> Result<Option<u8>, String> {
+    let norm: String = body
+        .chars()
+        .map(|c| if c == '0' { 'O' } else { c })
+        .collect();
+    let mut rest = norm.as_str();
+    let mut count = 0;
+    while let Some(r) = rest.strip_prefix('O') {
+        count += 1;
+        rest = r.strip_prefix('-').unwrap_or(r);
+    }
+    if !(2..=3).contains(&count) {
+        return Ok(None);
+    }
+    if norm.ends_with('-') {
+        return Ok(None);
+    }
+    if rest.is_empty() {
+        return Ok(Some(if count == 3 { 0 } else { 1 }));
+    }
+    let mut chars = rest.chars();
+    let c = chars.next().unwrap_or(' ');
+    if chars.next().is_some() || !c.is_ascii_lowercase() {
+        return Ok(None);
+    }
+    let Some(file) = rules.geo.parse_file(c) else {
+        return Err(format!("castling suffix `{c}` is not a file of this board"));
+    };
+    let Some(sides) = &rules.castle_sides else {
+        return Err("this variant has no castling".into());
+    };
+    let matching: Vec<u8> = (0..2u8)
+        .filter(|&s| {
+            let cs = &sides[s as usize];
+            cs.king_file == file || cs.rook_file == file
+        })
+        .collect();
+    match matching.as_slice() {
+        [s] => Ok(Some(*s)),
+        [] => Err(format!(
+            "castling suffix `{c}` is neither side's king or rook destination ({} / {})",
+            sides[0].notation, sides[1].notation
+        )),
+        _ => Err(format!("castling suffix `{c}` names both sides")),
+    }
+}
+
+/// Bishop Adjustment `Bc<=>Q`, `Bc <=> Nd`; the partner letter may be lower case.
+fn parse_adjust(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    body: &str,
+) -> Result<Vec<Move>, String> {
+    let geo = &rules.geo;
+    let bad = || format!("`{body}` is not a Bishop Adjustment (write it like Bc<=>Q)");
+    let (left, right) = body.split_once("<=>").ok_or_else(bad)?;
+    let (left, right) = (left.trim(), right.trim());
+    let mut lc = left.chars();
+    let bishop = lc.next().ok_or_else(bad)?;
+    let file = lc.next().and_then(|c| geo.parse_file(c)).ok_or_else(bad)?;
+    // An optional rank after the bishop's file is tolerated when it is right.
+    let brank: Option<u32> = match lc.as_str() {
+        "" => None,
+        r => Some(r.parse().map_err(|_| bad())?),
+    };
+    let mut rc = right.chars();
+    let partner = rc.next().ok_or_else(bad)?.to_ascii_uppercase();
+    let psq = match rc.as_str() {
+        "" => None,
+        r => {
+            if let Some(f) = r
+                .chars()
+                .next()
+                .and_then(|c| geo.parse_file(c))
+                .filter(|_| r.len() == 1)
+            {
+                Some((f, None))
+            } else {
+                let sq = geo.parse_square(r).ok_or_else(bad)?;
+                Some((geo.file(sq), Some(geo.rank(sq))))
+            }
+        }
+    };
+    let letter_of = |sq: Square| pos.piece_at(sq).map(|p| rules.variant.pieces[p.0].letter);
+    Ok(legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            m.kind == MoveKind::Adjust
+                && letter_of(m.from) == Some(bishop)
+                && geo.file(m.from) == file
+                && brank.is_none_or(|r| geo.rank(m.from) as u32 + 1 == r)
+                && letter_of(m.to) == Some(partner)
+                && psq.is_none_or(|(f, r)| {
+                    geo.file(m.to) == f && r.is_none_or(|r| geo.rank(m.to) == r)
+                })
+        })
+        .collect())
+}
+
+/// Coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7e8=Q`): `None` when the text is not of that form.
+fn parse_coordinates(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    body: &str,
+) -> Result<Option<Vec<Move>>, String> {
+    let geo = &rules.geo;
+    let b = body.as_bytes();
+    // first square
+    let split_sq = |s: &str| -> Option<(Square, usize)> {
+        let bs = s.as_bytes();
+        if bs.is_empty() || !bs[0].is_ascii_lowercase() {
+            return None;
+        }
+        let n = bs[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if n == 0 {
+            return None;
+        }
+        geo.parse_square(&s[..1 + n]).map(|sq| (sq, 1 + n))
+    };
+    let Some((from, n1)) = split_sq(body) else {
+        return Ok(None);
+    };
+    let mut i = n1;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'x' || b[i] == b':') {
+        i += 1;
+    }
+    let Some((to, n2)) = split_sq(&body[i..]) else {
+        return Ok(None);
+    };
+    i += n2;
+    let mut promo_txt = &body[i..];
+    promo_txt = promo_txt.strip_prefix('=').unwrap_or(promo_txt);
+    let promo = match promo_txt.len() {
+        0 => None,
+        1 => Some(promo_letter(
+            rules,
+            promo_txt.chars().next().unwrap_or(' '),
+        )?),
+        _ => return Ok(None),
+    };
+    let mut found: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.from == from && m.to == to)
+        .collect();
+    // A king written onto its castling destination (`e1g1` in chess) means castling when
+    // no ordinary king move has that square.
+    if found.is_empty() && pos.piece_at(from).map(|p| p.0) == Some(rules.royal) {
+        let us = pos.side_to_move();
+        found = legal
+            .iter()
+            .copied()
+            .filter(|m| match m.kind {
+                MoveKind::Castle { side } => {
+                    m.from == from
+                        && rules.castle_targets(us, side as usize).map(|t| t.0) == Some(to)
+                }
+                _ => false,
+            })
+            .collect();
+    }
+    filter_promo(rules, &mut found, promo)?;
+    Ok(Some(found))
+}
+
+/// Keeps the moves with the given promotion; without one, refuses to choose a promotion piece.
+fn filter_promo(rules: &Rules, found: &mut Vec<Move>, promo: Option<u8>) -> Result<(), String> {
+    match promo {
+        Some(p) => {
+            if found.iter().all(|m| m.promo == NO_PROMO) && !found.is_empty() {
+                return Err(format!(
+                    "promotion to {} on a move that does not promote",
+                    rules.variant.pieces[p as usize].letter
+                ));
+            }
+            found.retain(|m| m.promo == p);
+        }
+        None => {
+            if !found.is_empty() && found.iter().all(|m| m.promo != NO_PROMO) {
+                let letters: String = rules
+                    .promotion_to
+                    .iter()
+                    .map(|&t| rules.variant.pieces[t].letter)
+                    .collect();
+                return Err(format!("a promotion needs its piece (one of {letters})"));
+            }
+            found.retain(|m| m.promo == NO_PROMO);
+        }
+    }
+    Ok(())
+}
+
+/// The piece type a promotion letter names (either case).
+fn promo_letter(rules: &Rules, c: char) -> Result<u8, String> {
+    let up = c.to_ascii_uppercase();
+    rules
+        .promotion_to
+        .iter()
+        .copied()
+        .find(|&t| rules.variant.pieces[t].letter == up)
+        .map(|t| t as u8)
+        .ok_or_else(|| format!("`{c}` is not a piece a pawn can promote to here"))
+}
+
+/// Ordinary SAN: `[Piece][file][rank][x]square[=Promo]`.
+fn parse_standard(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    body: &str,
+) -> Result<Vec<Move>, String> {
+    let geo = &rules.geo;
+    let chars: Vec<char> = body.chars().collect();
+    let mut end = chars.len();
+    // Promotion: `=Q`, `=q`, or a letter straight after the destination's rank digits.
+    let mut promo = None;
+    if end >= 2 && chars[end - 1].is_ascii_alphabetic() {
+        if chars[end - 2] == '=' {
+            promo = Some(promo_letter(rules, chars[end - 1])?);
+            end -= 2;
+        } else if chars[end - 2].is_ascii_digit() {
+            promo = Some(promo_letter(rules, chars[end - 1])?);
+            end -= 1;
+        }
+    }
+    // Destination: a file letter and rank digits at the end.
+    let digits = chars[..end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if digits == 0 || end < digits + 1 {
+        return Err("no destination square".into());
+    }
+    let dest_txt: String = chars[end - digits - 1..end].iter().collect();
+    let to = geo
+        .parse_square(&dest_txt)
+        .ok_or_else(|| format!("`{dest_txt}` is not a square of this board"))?;
+    let mut head = &chars[..end - digits - 1];
+    if let Some((&last, rest)) = head.split_last() {
+        if last == 'x' || last == ':' || last == '-' {
+            head = rest;
+        }
+    }
+    // Piece letter: upper case; none means a pawn.
+    let mut piece = rules.pawn;
+    if let Some((&first, rest)) = head.split_first() {
+        if first.is_ascii_uppercase() {
+            let t = rules
+                .variant
+                .pieces
+                .iter()
+                .position(|p| p.letter == first)
+                .ok_or_else(|| format!("`{first}` is not a piece of this variant"))?;
+            piece = Some(t);
+            head = rest;
+        }
+    }
+    let Some(piece) = piece else {
+        return Err("no piece letter (this variant has no pawns)".into());
+    };
+    // Disambiguation: optional file, optional rank.
+    let mut dfile = None;
+    let mut drank = None;
+    let mut h = head;
+    if let Some((&c, rest)) = h.split_first() {
+        if c.is_ascii_lowercase() {
+            dfile = Some(
+                geo.parse_file(c)
+                    .ok_or_else(|| format!("`{c}` is not a file of this board"))?,
+            );
+            h = rest;
+        }
+    }
+    if !h.is_empty() {
+        let r: String = h.iter().collect();
+        let n: u32 = r
+            .parse()
+            .map_err(|_| format!("cannot read `{r}` in the move"))?;
+        if n == 0 || n > geo.ranks as u32 {
+            return Err(format!("rank {n} is not on this board"));
+        }
+        drank = Some((n - 1) as u8);
+    }
+    let mut found: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
+                && m.to == to
+                && pos.piece_at(m.from).map(|p| p.0) == Some(piece)
+                && dfile.is_none_or(|f| geo.file(m.from) == f)
+                && drank.is_none_or(|r| geo.rank(m.from) == r)
+        })
+        .collect();
+    filter_promo(rules, &mut found, promo)?;
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+    use crate::setup;
+
+    fn start(rules: &Rules, back: &str) -> Position {
+        let sp = setup::parse_back_rank(&rules.variant, back).unwrap();
+        Position::from_fen(rules, &setup::start_fen(&rules.variant, &sp)).unwrap()
+    }
+
+    fn play(rules: &Rules, pos: Position, moves: &[&str]) -> Position {
+        moves.iter().fold(pos, |p, s| {
+            let m = parse_san(rules, &p, s).unwrap_or_else(|e| panic!("{e}"));
+            p.play(rules, m).unwrap()
+        })
+    }
+
+    #[test]
+    fn chess_basics_and_leniency() {
+        let rules = catalog::load_rules("chess").unwrap();
+        let pos = Position::from_fen(
+            &rules,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        let m = parse_san(&rules, &pos, "e4").unwrap();
+        assert_eq!(m.uci(&rules), "e2e4");
+        assert_eq!(parse_san(&rules, &pos, "e2e4").unwrap(), m);
+        assert_eq!(parse_san(&rules, &pos, "e2-e4!?").unwrap(), m);
+        assert_eq!(parse_san(&rules, &pos, "Pe4").unwrap(), m);
+        assert_eq!(to_san(&rules, &pos, m), "e4");
+        assert_eq!(parse_san(&rules, &pos, "Ngf3").unwrap().uci(&rules), "g1f3");
+        assert_eq!(
+            parse_san(&rules, &pos, "Ng1f3").unwrap().uci(&rules),
+            "g1f3"
+        );
+        assert!(parse_san(&rules, &pos, "Nd2").is_err());
+        assert!(parse_san(&rules, &pos, "e5").is_err());
+        assert!(parse_san(&rules, &pos, "O-O").is_err());
+        assert!(parse_san(&rules, &pos, "").is_err());
+        assert!(parse_san(&rules, &pos, "Zz9").is_err());
+    }
+
+    #[test]
+    fn disambiguation_and_promotion() {
+        let rules = catalog::load_rules("chess").unwrap();
+        // Knights on b1 and f1 both reach d2; rooks on a1 and a5 both reach a3; pawn on g7.
+        let pos = Position::from_fen(&rules, "8/3k2P1/8/R7/8/8/8/RN2KN2 w - - 0 1").unwrap();
+        let sans: Vec<String> = pos
+            .legal_moves(&rules)
+            .iter()
+            .map(|m| to_san(&rules, &pos, *m))
+            .collect();
+        for want in ["Nbd2", "Nfd2", "R5a3", "R1a3", "g8=Q", "g8=N", "Ra7+"] {
+            assert!(sans.contains(&want.to_string()), "{want} not in {sans:?}");
+        }
+        assert!(parse_san(&rules, &pos, "Nd2")
+            .unwrap_err()
+            .contains("ambiguous"));
+        assert!(parse_san(&rules, &pos, "Ra3")
+            .unwrap_err()
+            .contains("ambiguous"));
+        let q = parse_san(&rules, &pos, "g8=Q").unwrap();
+        assert_eq!(parse_san(&rules, &pos, "g8Q").unwrap(), q);
+        assert_eq!(parse_san(&rules, &pos, "g8q").unwrap(), q);
+        assert_eq!(parse_san(&rules, &pos, "g7g8q").unwrap(), q);
+        assert!(parse_san(&rules, &pos, "g8")
+            .unwrap_err()
+            .contains("promotion"));
+        assert!(parse_san(&rules, &pos, "g8=K").is_err());
+    }
+
+    #[test]
+    fn checkmate_mark_and_multi_digit_ranks() {
+        let rules = catalog::load_rules("chess").unwrap();
+        let pos = Position::from_fen(&rules, "7k/8/6K1/8/8/8/8/R7 w - - 0 1").unwrap();
+        let m = parse_san(&rules, &pos, "Ra8#").unwrap();
+        assert_eq!(to_san(&rules, &pos, m), "Ra8#");
+        assert_eq!(check_mark("Ra8#!!"), Some('#'));
+        assert_eq!(check_mark("Nf3?!"), None);
+        let icrc = catalog::load_rules("icrc").unwrap();
+        let p = start(&icrc, "QRKNBRBN");
+        let p = play(&icrc, p, &["b4", "b7", "Qa3", "c7"]);
+        assert!(p
+            .legal_moves(&icrc)
+            .iter()
+            .any(|m| to_san(&icrc, &p, *m) == "Qa10"));
+        let m = parse_san(&icrc, &p, "Qa10").unwrap();
+        assert_eq!((icrc.geo.file(m.to), icrc.geo.rank(m.to)), (0, 9));
+        assert!(parse_san(&icrc, &p, "Qa11").is_err());
+    }
+
+    #[test]
+    fn castling_in_each_variants_notation() {
+        // MRC #6,944 RNBMKQBNR: clear f1, g1 (king e1 -> g1, rook i1 -> f1).
+        let mrc = catalog::load_rules("mrc").unwrap();
+        let p = start(&mrc, "RNBMKQBNR");
+        let p = play(
+            &mrc,
+            p,
+            &[
+                "e4", "a7", "Ng3", "a6", "f4", "b7", "Bf2", "b6", "Qe2", "c7",
+            ],
+        );
+        let m = parse_san(&mrc, &p, "O-O-Og").unwrap();
+        assert_eq!(to_san(&mrc, &p, m), "O-O-Og");
+        assert_eq!(parse_san(&mrc, &p, "O-O").unwrap(), m);
+        assert_eq!(parse_san(&mrc, &p, "0-0").unwrap(), m);
+        assert_eq!(parse_san(&mrc, &p, "O-Of").unwrap(), m);
+        assert_eq!(parse_san(&mrc, &p, "e1i1").unwrap(), m);
+        assert_eq!(parse_san(&mrc, &p, "e1g1").unwrap(), m);
+        assert!(parse_san(&mrc, &p, "O-O-O")
+            .unwrap_err()
+            .contains("not legal"));
+        assert!(parse_san(&mrc, &p, "O-Oe").unwrap_err().contains("neither"));
+        // ICRC: `O-Og` is the h-side castling (the rook lands on g).
+        let icrc = catalog::load_rules("icrc").unwrap();
+        assert_eq!(parse_castle(&icrc, "O-Og"), Ok(Some(1)));
+        assert_eq!(parse_castle(&icrc, "O-Oh"), Ok(Some(1)));
+        assert_eq!(parse_castle(&icrc, "O-Oc"), Ok(Some(0)));
+        assert_eq!(parse_castle(&icrc, "O-Od"), Ok(Some(0)));
+        assert_eq!(parse_castle(&icrc, "O-O-O"), Ok(Some(0)));
+        assert_eq!(parse_castle(&icrc, "Oxf"), Ok(None));
+    }
+
+    #[test]
+    fn bishop_adjustment_written_and_read() {
+        let mrc = catalog::load_rules("mrc").unwrap();
+        // #6,787 BQRMBNKNR: both bishops on dark squares (a1, e1).
+        let p = start(&mrc, "BQRMBNKNR");
+        let sans: Vec<String> = p
+            .legal_moves(&mrc)
+            .iter()
+            .filter(|m| m.kind == MoveKind::Adjust)
+            .map(|m| to_san(&mrc, &p, *m))
+            .collect();
+        let mut sorted = sans.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["Ba<=>Q", "Be<=>M", "Be<=>N"]);
+        let m = parse_san(&mrc, &p, "Be <=>M").unwrap();
+        assert_eq!(to_san(&mrc, &p, m), "Be<=>M");
+        assert_eq!(parse_san(&mrc, &p, "Be<=>m").unwrap(), m);
+        assert_eq!(parse_san(&mrc, &p, "e1d1").unwrap(), m);
+        assert!(parse_san(&mrc, &p, "Bc<=>Q").is_err());
+        // N-B-N: the partner's file follows.
+        let p = start(&mrc, "RKBNBNQMR");
+        let sans: Vec<String> = p
+            .legal_moves(&mrc)
+            .iter()
+            .filter(|m| m.kind == MoveKind::Adjust)
+            .map(|m| to_san(&mrc, &p, *m))
+            .collect();
+        assert!(sans.contains(&"Be<=>Nd".to_string()), "{sans:?}");
+        assert!(sans.contains(&"Be<=>Nf".to_string()), "{sans:?}");
+        assert!(parse_san(&mrc, &p, "Be<=>N")
+            .unwrap_err()
+            .contains("ambiguous"));
+        assert!(parse_san(&mrc, &p, "Be<=>Nf").is_ok());
+    }
+}
