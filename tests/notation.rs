@@ -94,7 +94,7 @@ fn random_game(rules: &Rules, seed: u64, plies: usize) -> Game {
                     || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
             })
             .collect();
-        let m = if !special.is_empty() && next(&mut s) % 3 == 0 {
+        let m = if !special.is_empty() && next(&mut s).is_multiple_of(3) {
             special[(next(&mut s) % special.len() as u64) as usize]
         } else {
             legal.as_slice()[(next(&mut s) % legal.len() as u64) as usize]
@@ -392,13 +392,21 @@ fn sans(rules: &Rules, pos: &Position) -> Vec<String> {
 #[test]
 fn mates_in_the_notes_are_checkmate() {
     // #6,787 after 19...Qi5: "a checkmate threat at i2. After 20... Qxi2+ 21.Nxi2 Mxi2#".
+    // With Black to move here (the threat) the line mates, through the minister's long
+    // diagonal d7-i2 and its knight check on g1. A slip in the note: `Qxi2` gives no check
+    // (the white king is on g1, the h2 pawn shields it), so its `+` is wrong.
     let (rules, pos) = after("mrc-6787.pgn", "mrc", "BQRMBNKNR", 38, &[]);
     let threat = other_side(&rules, &pos);
-    let p = ["Qxi2+", "Nxi2"].iter().fold(threat, |p, s| {
-        let m = parse_san(&rules, &p, s).unwrap();
-        assert_eq!(to_san(&rules, &p, m), *s);
-        p.play(&rules, m).unwrap()
-    });
+    let q = parse_san(&rules, &threat, "Qxi2+").unwrap();
+    assert_eq!(
+        to_san(&rules, &threat, q),
+        "Qxi2",
+        "the note's `+` is not a check"
+    );
+    let p = threat.play(&rules, q).unwrap();
+    let p = p
+        .play(&rules, parse_san(&rules, &p, "Nxi2").unwrap())
+        .unwrap();
     assert!(is_mate(&rules, &p, "Mxi2#"));
 
     // #14,441 after 41...Rxa3+: "42. bxa3 [forced] 21.Mc3#" (the 42nd move, misnumbered).
