@@ -248,7 +248,7 @@ impl Building {
             white: self.white,
         });
         if !self.white {
-            self.number += 1;
+            self.number = self.number.saturating_add(1);
         }
         self.white = !self.white;
     }

@@ -150,6 +150,25 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Bad input never panics: any text either reads as a move or gets an error message.
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,24}", pgn_text in "[\\[\\]{}();$!?.0-9a-jKQRBNMOx=+#<> \\n\"-]{0,80}") {
+        for v in ["mrc", "icrc", "chess"] {
+            let rules = catalog::load_rules(v).unwrap();
+            let sp = setup::from_id(&rules.variant, 0).unwrap();
+            let pos = Position::from_fen(&rules, &setup::start_fen(&rules.variant, &sp)).unwrap();
+            if let Err(e) = parse_san(&rules, &pos, &text) {
+                prop_assert!(!e.is_empty());
+            }
+        }
+        let _ = pgn::parse_games(&pgn_text);
+        let _ = pgn::parse_games(&text);
+    }
+}
+
 /// The perft reference positions (castling, en passant and promotion available in some of
 /// them) and every position one move later.
 #[test]
