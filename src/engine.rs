@@ -1040,4 +1040,35 @@ mod tests {
             assert_eq!(e.evaluate(&pos), e.evaluate(&flipped), "{v}");
         }
     }
+
+    #[test]
+    fn table_size_is_bounded_by_hash_mb() {
+        let (_, mut e) = engine("merc");
+        for mb in [1, 3, 16] {
+            e.set_hash_mb(mb);
+            let bytes = e.tt.len() * std::mem::size_of::<TtEntry>();
+            assert!(
+                bytes <= mb * 1024 * 1024 && bytes > mb * 1024 * 1024 / 2,
+                "{mb} MB: {bytes}"
+            );
+        }
+    }
+
+    #[test]
+    fn movetime_is_respected() {
+        let (rules, mut e) = engine("merc");
+        let sp = crate::setup::from_id(&rules.variant, 11).unwrap();
+        let pos =
+            Position::from_fen(&rules, &crate::setup::start_fen(&rules.variant, &sp)).unwrap();
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let limits = Limits {
+            movetime_ms: Some(200),
+            ..Limits::default()
+        };
+        let m = e.search(std::slice::from_ref(&pos), &limits, &stop, &mut |_| {});
+        let ms = t.elapsed().as_millis();
+        assert!(m.is_some());
+        assert!(ms < 400, "took {ms} ms for a 200 ms search");
+    }
 }
