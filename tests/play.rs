@@ -8,6 +8,7 @@
 use modern_chess::catalog;
 use modern_chess::engine::{Engine, Limits};
 use modern_chess::game::Game;
+use modern_chess::notation;
 use modern_chess::position::{Move, MoveKind, Position, NO_PROMO};
 use modern_chess::rules::Rules;
 use modern_chess::setup;
@@ -48,11 +49,11 @@ fn lines_with<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
 /// each side, a Bishop Adjustment (not PMRC, which lacks the rule), an en passant capture and
 /// a promotion, and ends in White's checkmate.
 const SCRIPTS: [(&str, u64, &str); 5] = [
-    ("mrc", 2425, "b1a1 b8b7 i2i4 c8c7 f2f4 c7c6 c2c4 d8d7 d1f2 e9a5 f2g4 a8a6 c4c5 e8e7 f4f5 h8h6 d2d3 a5b3 e2e3 h6h5 f5f6 h5i4 h2h4 i4h3 a2b3 a6a5 g4f2 f9d8 d3d4 i8i6 d4d5 b9c8 g2g3 g8g7 f6e7 b7b6 c5b6 f8e7 b3b4 a5a4 b1a3 c6c5 b4b5 i9h7 g3g4 d7d6 f1d3 h9i8 e1c3 d9h5 g1c1 c9g9 b2b3 h3h2 g4h5 h2i1q h1e4 g9h8 c3g7 h8i7 h5h6"),
-    ("mrc64", 873, "g1f1 d7d6 a2a3 a7a5 c2c3 c7c6 h2h4 f7f6 e2e3 a5a4 g1e2 e7e5 h4h5 c8b6 g2g4 c6c5 d2d4 f6f5 d4e5 f5g4 f2f4 g4f3 h5h6 f8f5 e5d6 e8c7 c3c4 d8g8 e3e4 g7g5 e4e5 h8f6 e5f6 g5g4 f6f7 g8h8 d6c7 f8g8 c7b8q g4g3 f7g8n f3f2 d1f2 g3g2 b8c8 f5c2 c1e3 g2h1n c8a8 c2e2 e3e2 h1g3 e1b1 g3f5 e2e5 f5g7 h6g7"),
-    ("merc", 1843, "h2i2 c8c6 e3e5 h8h7 d3d5 f8f7 d5c6 h7h6 b3b4 e8e7 c6c7 g8g7 f2g1 g7g6 c3c5 b8b6 c2a1 d8d6 e2d2 b9b10 c7c8 b6c5 b4b5 b10b5 c8d9 h9f10 d9d10q f9g9 i3i4 c5c4 i4i5 h6i5 h3h4 i8i6 e5d6 e7e6 d6d7 e6e5 h4i5 h9i10 i2g4 c9d10 f3f5 e5f4 g3f4 b5b2 c2b2 g9f9 g4i6 e9c7 i6f9 c7d8 h2h8 d8a5 g1d4 c4c3 b2b3 i9g10 h8i8 g10i9 i8i9"),
-    ("icrc", 1358, "f2g2 d8d7 g3g4 f8f7 b2a2 f7f6 i3i4 g9c5 h3h4 f9h9 i2g3 e9f10 i4i5 i8i7 i5i6 c8c6 f3f5 h8h6 i6h7 e8e7 a2a4 h9h10 h7h8 d7d6 h8g9 h10i10 g9f10q i10h9 g4g5 g8g7 b3b5 c5d4 f10j10 b9d10 c3c4 d10f9 b5c6 d6d5 j10c10 g7g6 h4h5 f6g5 d2e1 e7e6 e2c2 h9g8 c10c9 i9g7 g2j5 g8f7 c9d9 f7f6 f2g4 f6e7 a4a3 d4c5 a3c5"),
-    ("pmrc", 2037, "b2b3 i7i5 c2c4 f7f6 a2a4 g7g6 h2h3 g8i7 f2f4 f8h8 d2d4 a7a5 d4d5 g6g5 a1c2 e7e5 d5e6 b7b6 i2i3 g5g4 e2e4 c8a6 i3i4 h7h6 e6e7 b6b5 e7d8q e8d8 e1d2 d8f8 f4f5 b5b4 d1g4 d7d6 e4e5 h6h5 i4h5 f8c8 h5h6 i5i4 h3h4 i8h7 h6i7 h8i8 c1e2 d6e5 f1b1 a6c4 b3c4 g8f8 e2g3 a8b6 g3i4 c7c5 i4h6"),
+    ("mrc", 2425, "Bb<=>N b7 i4 c7 f4 c6 c4 d7 Nf2 Ma5 Ng4 a6 c5 e7 f5 h6 d3 Mb3 e3 h5 f6 hxi4 h4 ixh3 axb3 a5 Nf2 Nd8 d4 i6 d5 Bc8 g3 g7 fxe7 b6 cxb6 fxe7 b4 a4 Na3 c5 b5 Nh7 g4 d6 Qd3 Bi8 Mc3 Qh5 O-O-Oc O-O-Og b3 h2 gxh5 hxi1=Q Be4 Kh8 Mxg7+ Ki7 h6#"),
+    ("mrc64", 873, "Bg<=>N d6 a3 a5 c3 c6 h4 f6 e3 a4 Ne2 e5 h5 Nb6 g4 c5 d4 f5 dxe5 fxg4 f4 gxf3 h6 Qf5 exd6 Nc7 c4 O-Og e4 g5 e5 Bf6 exf6 g4 f7+ Kh8 dxc7 Rg8 cxb8=Q g3 fxg8=N f2+ Nxf2 g2 Qc8 Qc2 Qe3 gxh1=N Qxa8 Qxe2+ Qxe2 Ng3 O-Ob Nf5 Qe5+ Ng7 hxg7#"),
+    ("merc", 1843, "Bh<=>Q c6 e5 h7 d5 f7 dxc6 h6 b4 e7 c7 g7 Bg1 g6 c5 b6 Na1 d6 O-Oc Qb10 c8 bxc5 b5 Qxb5 cxd9 Nf10 d10=Q O-Oh i4 c4 i5 hxi5 h4 i6 exd6 e6 d7 e5 hxi5+ Ki10 Bg4 Bcxd10 f5 exf4 gxf4 Qxb2+ Kxb2 Rf9 Bxi6 Bc7 Bxf9 Bd8 Qh8 Ba5 Bd4 c3+ Kb3 Ng10 Qi8+ Ni9 Qxi9#"),
+    ("icrc", 1358, "Bf<=>N d7 g4 f7 Qa2 f6 i4 Bc5 h4 O-Oh Ng3 Bf10 i5 i7 i6 c6 f5 h6 ixh7 e7 Qa4 Kh10 h8 d6 hxg9+ Ki10 gxf10=Q+ Kh9 g5 g7 b5 Bd4 Qj10 Nd10 c4 Nf9 bxc6 d5 Qc10 g6 h5 fxg5 Be1 e6 O-Oc Kg8 Qxc9 Qg7 Bj5+ Kf7 Qxd9+ Kf6 Ng4+ Ke7 Qa3+ Bc5 Qxc5#"),
+    ("pmrc", 2037, "b3 i5 c4 f6 a4 g6 h3 Ni7 f4 O-Oh d4 a5 d5 g5 Nc2 e5 dxe6 b6 i3 g4 e4 Ma6 i4 h6 e7 b5 exd8=Q Qxd8 Qd2 Qf8 f5 b4 Bxg4 d6 e5 h5 ixh5 Qc8 h6 i4 h4 Bh7 hxi7+ Ki8 Me2 dxe5 O-Ob Mxc4 bxc4 Rf8 Mg3 Nb6 Mxi4 c5 Mh6#"),
 ];
 
 /// The library's view of a script: the moves, the positions, and which special moves occur.
@@ -64,12 +65,8 @@ fn replay_script(v: &str, id: u64, moves: &str) -> (Arc<Rules>, Game, Vec<Move>)
     let mut played = Vec::new();
     for text in moves.split_whitespace() {
         let pos = game.current().clone();
-        let m = pos
-            .legal_moves(&rules)
-            .iter()
-            .copied()
-            .find(|m| m.uci(&rules) == text)
-            .unwrap_or_else(|| panic!("{v}: {text} is not legal"));
+        let m = notation::parse_san(&rules, &pos, text)
+            .unwrap_or_else(|e| panic!("{v}: {text} is not legal: {e}"));
         game.play(&rules, m).unwrap();
         played.push(m);
     }
@@ -104,7 +101,15 @@ fn scripted_games_in_every_seed_variant() {
         assert!(played.iter().any(|m| m.promo != NO_PROMO), "{v}: promotion");
 
         let id_s = id.to_string();
-        let input = format!("{}\nfen\n", moves.replace(' ', "\n"));
+        let dir =
+            std::env::temp_dir().join(format!("modern-chess-play-{}-{v}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn_path = dir.join("game.pgn");
+        let input = format!(
+            "{}\nfen\nsave {}\n",
+            moves.replace(' ', "\n"),
+            pgn_path.display()
+        );
         let (out, ok) = play(
             &[
                 "--variant",
@@ -127,17 +132,58 @@ fn scripted_games_in_every_seed_variant() {
             !out.contains("Not a legal move"),
             "{v}: a move was refused:\n{out}"
         );
-        assert_eq!(
-            lines_with(&out, "White plays").len() + lines_with(&out, "Black plays").len(),
-            played.len(),
-            "{v}: every move was played"
+        let announced: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("White plays") || l.starts_with("Black plays"))
+            .collect();
+        assert_eq!(announced.len(), played.len(), "{v}: every move was played");
+        // Castling is shown in the variant's own notation, the adjustment with `<=>`, the
+        // promotion with `=`, and the last move with the mate sign.
+        let sides = rules.castle_sides.as_ref().unwrap();
+        for side in sides.iter() {
+            let shown = announced
+                .iter()
+                .any(|l| l.split_whitespace().last() == Some(side.notation.as_str()));
+            assert!(shown, "{v}: {} not shown", side.notation);
+        }
+        if rules.adjust_piece.is_some() {
+            assert!(
+                announced.iter().any(|l| l.contains("<=>")),
+                "{v}: adjustment shown"
+            );
+        }
+        assert!(
+            announced
+                .iter()
+                .any(|l| l.contains('=') && !l.contains("<=>")),
+            "{v}: promotion"
         );
+        assert!(announced.last().unwrap().ends_with('#'), "{v}: mate sign");
         assert!(
             out.contains("Game over: checkmate, White wins. Result 1-0"),
             "{v}: mate announced:\n{}",
             &out[out.len().saturating_sub(600)..]
         );
-        // After the game the position is the one the library reaches.
+        assert!(out.contains("Saved the game to"), "{v}: saved");
+
+        // The saved record replays to the same final position and result.
+        let replay = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
+            .arg("replay")
+            .arg(&pgn_path)
+            .output()
+            .unwrap();
+        let rout = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            replay.status.success(),
+            "{v}: replay failed: {}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        assert!(
+            rout.contains(&format!("final FEN: {}", game.current().fen(&rules))),
+            "{v}: {rout}"
+        );
+        assert!(rout.contains("result: 1-0"), "{v}: {rout}");
+        std::fs::remove_dir_all(&dir).ok();
         assert!(out.contains(&game.current().fen(&rules)), "{v}: final FEN");
     }
 }
@@ -516,7 +562,12 @@ fn find_scripts() {
             }
         }
         let (id, moves, _game) = best.expect("no game found");
-        let text: Vec<String> = moves.iter().map(|m| m.uci(&rules)).collect();
+        let positions = _game.positions();
+        let text: Vec<String> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| notation::to_san(&rules, &positions[i], m))
+            .collect();
         println!("{v} id {id} ({} plies):\n{}", moves.len(), text.join(" "));
     }
 }

@@ -12,6 +12,7 @@ use modern_chess::game::Game;
 use modern_chess::position::{MoveKind, Position};
 use modern_chess::rules::Rules;
 use modern_chess::setup;
+use modern_chess::{notation, pgn};
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -66,59 +67,6 @@ partner square, e.g. c1d1). Commands:
   resign      resign the game
   help        this text
   quit        leave";
-
-/// Move text for people and records. Kept in one place so the notation module can take over.
-mod text {
-    use modern_chess::position::{Move, Position};
-    use modern_chess::rules::Rules;
-
-    /// The move as written in the game record.
-    pub fn move_text(rules: &Rules, _pos: &Position, m: Move) -> String {
-        m.uci(rules)
-    }
-
-    /// A move from what a person typed: SAN or coordinates.
-    pub fn parse_move(rules: &Rules, pos: &Position, input: &str) -> Result<Move, String> {
-        let want = input.trim().to_ascii_lowercase();
-        pos.legal_moves(rules)
-            .iter()
-            .copied()
-            .find(|m| m.uci(rules) == want)
-            .ok_or_else(|| "not one of the legal moves".to_string())
-    }
-
-    /// The game as PGN with coordinate moves.
-    pub fn write_game(
-        rules: &Rules,
-        game: &modern_chess::game::Game,
-        tags: &[(String, String)],
-    ) -> String {
-        let result = game.outcome(rules).map(|o| o.result()).unwrap_or("*");
-        let mut s = String::new();
-        for (k, v) in tags {
-            s.push_str(&format!("[{k} \"{v}\"]\n"));
-        }
-        s.push_str(&format!("[Result \"{result}\"]\n"));
-        s.push_str(&format!("[FEN \"{}\"]\n\n", game.start().fen(rules)));
-        let mut line = String::new();
-        for (i, &m) in game.moves().iter().enumerate() {
-            let pos = &game.positions()[i];
-            if pos.side_to_move() == 0 || i == 0 {
-                line.push_str(&format!(
-                    "{}{} ",
-                    pos.fullmove_number(),
-                    if pos.side_to_move() == 0 { "." } else { "..." }
-                ));
-            }
-            line.push_str(&move_text(rules, pos, m));
-            line.push(' ');
-        }
-        line.push_str(result);
-        s.push_str(&line);
-        s.push('\n');
-        s
-    }
-}
 
 struct Session {
     rules: Arc<Rules>,
@@ -284,7 +232,7 @@ impl Session {
             let prev = &self.game.positions()[self.game.positions().len() - 2];
             s.push_str(&format!(
                 "Last move: {}\n",
-                numbered(prev, &text::move_text(rules, prev, m))
+                numbered(prev, &notation::to_san(rules, prev, m))
             ));
         }
         let side = pos.side_to_move();
@@ -320,7 +268,7 @@ impl Session {
         if let Some(id) = self.start_id {
             tags.push(("StartId".into(), id.to_string()));
         }
-        text::write_game(rules, &self.game, &tags)
+        pgn::write_game(rules, &self.game, &tags)
     }
 
     fn engine_move(&mut self) -> Result<()> {
@@ -335,7 +283,7 @@ impl Session {
             })
             .ok_or_else(|| anyhow!("the engine found no move"))?;
         let pos = self.game.current().clone();
-        let san = text::move_text(&rules, &pos, m);
+        let san = notation::to_san(&rules, &pos, m);
         self.game
             .play(&rules, m)
             .map_err(|e| anyhow!("engine move {}: {e}", m.uci(&rules)))?;
@@ -425,7 +373,7 @@ impl Session {
                     let mut list: Vec<String> = pos
                         .legal_moves(&rules)
                         .iter()
-                        .map(|&m| text::move_text(&rules, pos, m))
+                        .map(|&m| notation::to_san(&rules, pos, m))
                         .collect();
                     list.sort();
                     self.out(&format!("{} legal moves: {}", list.len(), list.join(" ")));
@@ -473,9 +421,9 @@ impl Session {
                     return Ok(true);
                 }
                 let pos = self.game.current().clone();
-                match text::parse_move(&rules, &pos, line) {
+                match notation::parse_san(&rules, &pos, line) {
                     Ok(m) => {
-                        let san = text::move_text(&rules, &pos, m);
+                        let san = notation::to_san(&rules, &pos, m);
                         if let Err(e) = self.game.play(&rules, m) {
                             self.out(&format!("Illegal move {line}: {e}"));
                             return Ok(true);
