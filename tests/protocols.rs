@@ -310,3 +310,187 @@ fn xboard_castling_is_written_o_o() {
     );
     e.quit();
 }
+
+// ---------------------------------------------------------------------------------------------
+// match
+// ---------------------------------------------------------------------------------------------
+
+/// Runs the binary with `args`, killing it after `limit`; returns (success, stdout, stderr).
+fn run_limited(args: &[&str], limit: Duration) -> (bool, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut out, &mut s).unwrap();
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut err, &mut s).unwrap();
+        s
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!(
+                "`modern-chess {}` did not finish in {limit:?}",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (
+        status.success(),
+        t_out.join().unwrap(),
+        t_err.join().unwrap(),
+    )
+}
+
+/// A shell script standing in for an engine executable.
+fn script(name: &str, body: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mc-protocols-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+#[cfg(unix)]
+#[test]
+fn match_against_our_own_uci_engine() {
+    let me = script("self-uci", &format!("exec \"{BIN}\" uci"));
+    let me = me.to_str().unwrap();
+    let (ok, out, err) = run_limited(
+        &[
+            "match",
+            "-v",
+            "mrc64",
+            "--engine",
+            me,
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--max-plies",
+            "30",
+            "--seed",
+            "4",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out.matches("[Result \"").count(), 2, "{out}");
+    assert!(!out.contains("illegal move"), "{out}");
+    // Same start position for both games, colours reversed.
+    let fens: Vec<&str> = out.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(fens.len(), 2);
+    assert_eq!(fens[0], fens[1]);
+    let whites: Vec<&str> = out.lines().filter(|l| l.starts_with("[White ")).collect();
+    assert_eq!(whites[0], "[White \"modern-chess 0.1.0\"]");
+    assert_eq!(whites[1], "[White \"modern-chess 0.1.0 (opponent)\"]");
+    let score = out.lines().last().unwrap();
+    assert!(score.starts_with("Score: modern-chess"), "{score}");
+}
+
+#[cfg(unix)]
+#[test]
+fn match_reports_an_illegal_move_with_the_position() {
+    // An "engine" that answers every `go` with a move that is never legal.
+    let liar = script(
+        "liar",
+        r#"while read cmd rest; do
+  case "$cmd" in
+    uci) echo "id name Liar"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    go) echo "bestmove a1a1" ;;
+    quit) exit 0 ;;
+  esac
+done"#,
+    );
+    let (ok, out, err) = run_limited(
+        &[
+            "match",
+            "-v",
+            "chess",
+            "--engine",
+            liar.to_str().unwrap(),
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(ok, "{err}");
+    // Game 1: we are White and move first; the liar's reply loses the game for Black.
+    // Game 2: the liar is White and loses at once, in the start position.
+    assert!(
+        out.contains("illegal move `a1a1` by Liar (Black) in "),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "illegal move `a1a1` by Liar (White) in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Score: modern-chess 0.1.0 2 - 0 Liar (+2 =0 -0)"),
+        "{out}"
+    );
+}
+
+/// Needs Fairy-Stockfish (`apt-get install fairy-stockfish`): a short match in each seed
+/// variant; every one of its moves is checked by our rules on the way in.
+#[test]
+#[ignore]
+fn match_against_fairy_stockfish_in_every_seed_variant() {
+    let fsf = "/usr/games/fairy-stockfish";
+    assert!(
+        std::path::Path::new(fsf).exists(),
+        "install fairy-stockfish first"
+    );
+    for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
+        let (ok, out, err) = run_limited(
+            &[
+                "match",
+                "-v",
+                v,
+                "--engine",
+                fsf,
+                "--games",
+                "2",
+                "--movetime",
+                "50",
+                "--max-plies",
+                "160",
+                "--seed",
+                "11",
+            ],
+            Duration::from_secs(300),
+        );
+        assert!(ok, "{v}: {err}");
+        assert_eq!(out.matches("[Result \"").count(), 2, "{v}: {out}");
+        assert!(!out.contains("illegal move"), "{v}: {out}");
+        // Fairy-Stockfish does not know Bishop Adjustment: six-field start FENs.
+        for fen in out.lines().filter(|l| l.starts_with("[FEN ")) {
+            assert_eq!(fen.split_whitespace().count(), 7, "{v}: {fen}");
+        }
+        assert!(out.contains("Score: modern-chess"), "{v}: {out}");
+    }
+}
