@@ -404,7 +404,14 @@ fn match_against_our_own_uci_engine() {
     assert_eq!(whites[0], "[White \"modern-chess 0.1.0\"]");
     assert_eq!(whites[1], "[White \"modern-chess 0.1.0 (opponent)\"]");
     let score = out.lines().last().unwrap();
-    assert!(score.starts_with("Score: modern-chess"), "{score}");
+    assert!(score.starts_with("; Score: modern-chess"), "{score}");
+    // The output is a PGN file our own replay command accepts (every move re-checked).
+    let file = std::env::temp_dir().join(format!("mc-self-match-{}.pgn", std::process::id()));
+    std::fs::write(&file, &out).unwrap();
+    let (ok, replayed, err) =
+        run_limited(&["replay", file.to_str().unwrap()], Duration::from_secs(60));
+    std::fs::remove_file(&file).unwrap();
+    assert!(ok, "{replayed}\n{err}");
 }
 
 #[cfg(unix)]
@@ -491,6 +498,13 @@ fn match_against_fairy_stockfish_in_every_seed_variant() {
         for fen in out.lines().filter(|l| l.starts_with("[FEN ")) {
             assert_eq!(fen.split_whitespace().count(), 7, "{v}: {fen}");
         }
-        assert!(out.contains("Score: modern-chess"), "{v}: {out}");
+        assert!(out.contains("; Score: modern-chess"), "{v}: {out}");
+        // Our replay re-reads the SAN record and re-checks every move.
+        let file = std::env::temp_dir().join(format!("mc-fsf-{v}-{}.pgn", std::process::id()));
+        std::fs::write(&file, &out).unwrap();
+        let (ok, replayed, err) =
+            run_limited(&["replay", file.to_str().unwrap()], Duration::from_secs(60));
+        std::fs::remove_file(&file).unwrap();
+        assert!(ok, "{v}: {replayed}\n{err}");
     }
 }

@@ -152,11 +152,16 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         }
     }
     let outcome = result?;
-    let pgn = matchplay::write_pgn(&rules, &outcome);
+    // The score goes in as a PGN comment line, so stdout stays one valid PGN file.
+    let pgn = format!(
+        "{}; {}\n",
+        matchplay::write_pgn(&rules, &outcome),
+        outcome.score_line()
+    );
     print!("{pgn}");
     if let Some(p) = &a.pgn {
         std::fs::write(p, &pgn).with_context(|| format!("cannot write {}", p.display()))?;
     }
-    println!("{}", outcome.score_line());
+    eprintln!("{}", outcome.score_line());
     Ok(())
 }

@@ -9,6 +9,7 @@
 use super::{clock_seed, parse_coord};
 use crate::engine::{Engine, Limits};
 use crate::game::Game;
+use crate::pgn;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use crate::setup;
@@ -469,8 +470,8 @@ fn play_game(
     }
 }
 
-/// The games as PGN: tags, the start FEN, the moves in coordinate notation (castling king
-/// takes rook) and the reason the game ended as a comment.
+/// The games as PGN (standard SAN through [`pgn::write_game`]); why each game ended is in its
+/// `Termination` tag, with the position for an illegal move.
 pub fn write_pgn(rules: &Rules, outcome: &MatchOutcome) -> String {
     let mut s = String::new();
     for g in &outcome.games {
@@ -479,52 +480,21 @@ pub fn write_pgn(rules: &Rules, outcome: &MatchOutcome) -> String {
         } else {
             (&outcome.their_name, &outcome.our_name)
         };
-        let start = g.game.start();
-        let tags = [
+        let tags: Vec<(String, String)> = [
             ("Event", format!("{} match", rules.variant.short)),
             ("Site", "modern-chess match".to_string()),
             ("Round", g.round.to_string()),
             ("White", white.clone()),
             ("Black", black.clone()),
             ("Result", g.result.to_string()),
-            ("Variant", rules.variant.name.clone()),
-            ("SetUp", "1".to_string()),
-            ("FEN", start.fen(rules)),
             ("StartId", g.start_id.to_string()),
             ("Termination", g.reason.clone()),
-        ];
-        for (k, v) in tags {
-            s.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
-        }
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        s.push_str(&pgn::write_game(rules, &g.game, &tags));
         s.push('\n');
-        let mut line = String::new();
-        let mut pos = start.clone();
-        for (i, m) in g.game.moves().iter().enumerate() {
-            let mut tok = String::new();
-            if pos.side_to_move() == 0 {
-                tok.push_str(&format!("{}. ", pos.fullmove_number()));
-            } else if i == 0 {
-                tok.push_str(&format!("{}... ", pos.fullmove_number()));
-            }
-            tok.push_str(&m.uci(rules));
-            if line.len() + tok.len() + 1 > 79 {
-                s.push_str(line.trim_end());
-                s.push('\n');
-                line.clear();
-            }
-            line.push_str(&tok);
-            line.push(' ');
-            pos = pos.play_unchecked(rules, *m);
-        }
-        let tail = format!("{{{}}} {}", g.reason.replace('}', ")"), g.result);
-        if line.len() + tail.len() > 79 {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
-        }
-        line.push_str(&tail);
-        s.push_str(&line);
-        s.push_str("\n\n");
     }
     s
 }
