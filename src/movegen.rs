@@ -202,13 +202,13 @@ impl<S: Sink> Sink for Verified<'_, S> {
 }
 
 /// Squares strictly between two squares of one rank.
+#[inline]
 fn between_on_rank(_rules: &Rules, a: Square, b: Square) -> Bitboard {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    let mut m = Bitboard::EMPTY;
-    for s in lo + 1..hi {
-        m.set(s);
+    if lo == hi {
+        return Bitboard::EMPTY;
     }
-    m
+    Bitboard(((1u128 << hi) - 1) & !((1u128 << (lo + 1)) - 1))
 }
 
 impl Position {
@@ -678,7 +678,8 @@ impl Position {
             0 => 1,
             1 => self.count_legal(rules),
             _ => {
-                let moves = self.legal_moves(rules);
+                let mut moves = MoveList::new();
+                self.legal_into(rules, &mut moves);
                 moves
                     .iter()
                     .map(|&m| self.play_unchecked(rules, m).perft(rules, depth - 1))

@@ -23,6 +23,9 @@ pub struct RayTable {
     pub rays: Vec<Bitboard>,
     /// The unlimited ray of the same direction (index into `Rules::rays`).
     pub full: usize,
+    /// A copy of the unlimited ray's table, so cutting a ray at its blocker is one lookup in
+    /// the same table rather than two.
+    pub beyond: Vec<Bitboard>,
 }
 
 impl RayTable {
@@ -39,7 +42,8 @@ impl RayTable {
         } else {
             blockers.msb()
         };
-        ray & !rules.rays[self.full].rays[b as usize]
+        let _ = rules;
+        ray & !self.beyond[b as usize]
     }
     /// First occupied square on the ray from `sq`, if any.
     #[inline]
@@ -201,7 +205,13 @@ impl Rules {
             }
             let ascending = (dr as i32) * geo.files as i32 + df as i32 > 0;
             let idx = rays.len();
+            let beyond = if full == usize::MAX {
+                t.clone()
+            } else {
+                rays[full].rays.clone()
+            };
             rays.push(RayTable {
+                beyond,
                 df,
                 dr,
                 range,
@@ -426,7 +436,7 @@ impl Rules {
     /// Bytes used by the compiled tables (approximate, for the bench's memory report).
     pub fn table_bytes(&self) -> usize {
         let bb = std::mem::size_of::<Bitboard>();
-        let rays: usize = self.rays.iter().map(|r| r.rays.len() * bb).sum();
+        let rays: usize = self.rays.iter().map(|r| 2 * r.rays.len() * bb).sum();
         let moves: usize = self
             .moves
             .iter()

@@ -48,6 +48,56 @@ pub struct BenchArgs {
     /// Time each run this many times and keep the fastest (the machine may be busy)
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub repeat: u32,
+    /// Measure CPU time (user + system, from /proc, Linux only) instead of wall-clock time:
+    /// fairer on a busy machine, where a process waiting for a core is not working
+    #[arg(long)]
+    pub cpu: bool,
+}
+
+/// CPU seconds (user + system) used so far by a process (`None`: this one), from
+/// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s, the Linux default).
+fn cpu_seconds(pid: Option<u32>) -> Result<f64> {
+    let path = match pid {
+        Some(p) => format!("/proc/{p}/stat"),
+        None => "/proc/self/stat".to_string(),
+    };
+    let text = std::fs::read_to_string(&path).with_context(|| format!("--cpu needs {path}"))?;
+    // the command name (field 2) may contain spaces: count fields after its closing bracket
+    let rest = text.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| -> Result<f64> {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .ok_or_else(|| anyhow!("cannot read {path}"))
+    };
+    // after the name: state is field 3, so utime (14) and stime (15) are at 11 and 12
+    Ok((tick(11)? + tick(12)?) / 100.0)
+}
+
+/// How runs are timed: wall clock, or the CPU time of a process.
+#[derive(Clone, Copy)]
+enum Clock {
+    Wall,
+    Cpu(Option<u32>),
+}
+
+impl Clock {
+    fn start(self) -> Result<(Instant, f64)> {
+        Ok((
+            Instant::now(),
+            match self {
+                Clock::Wall => 0.0,
+                Clock::Cpu(pid) => cpu_seconds(pid)?,
+            },
+        ))
+    }
+    fn elapsed(self, since: (Instant, f64)) -> Result<f64> {
+        Ok(match self {
+            Clock::Wall => since.0.elapsed().as_secs_f64(),
+            Clock::Cpu(pid) => cpu_seconds(pid)? - since.1,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -191,13 +241,13 @@ fn perft_threads(rules: &Rules, pos: &Position, depth: u32, threads: usize) -> u
 }
 
 /// Runs `f` `repeat` times; the count of the first run and the fastest time.
-fn timed(repeat: u32, mut f: impl FnMut() -> Result<u64>) -> Result<(u64, f64)> {
+fn timed(clock: Clock, repeat: u32, mut f: impl FnMut() -> Result<u64>) -> Result<(u64, f64)> {
     let mut best = f64::INFINITY;
     let mut nodes = 0;
     for i in 0..repeat.max(1) {
-        let t = Instant::now();
+        let t = clock.start()?;
         let n = f()?;
-        best = best.min(t.elapsed().as_secs_f64());
+        best = best.min(clock.elapsed(t)?);
         if i == 0 {
             nodes = n;
         } else if n != nodes {
@@ -284,13 +334,14 @@ fn fairy_ini(variants: &[&Variant]) -> String {
 
 struct Uci {
     name: String,
+    clock: Clock,
     child: Child,
     stdin: ChildStdin,
     out: BufReader<ChildStdout>,
 }
 
 impl Uci {
-    fn start(path: &Path) -> Result<Uci> {
+    fn start(path: &Path, cpu: bool) -> Result<Uci> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -299,8 +350,14 @@ impl Uci {
             .with_context(|| format!("cannot start {}", path.display()))?;
         let stdin = child.stdin.take().context("engine stdin")?;
         let out = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let clock = if cpu {
+            Clock::Cpu(Some(child.id()))
+        } else {
+            Clock::Wall
+        };
         let mut e = Uci {
             name: path.display().to_string(),
+            clock,
             child,
             stdin,
             out,
@@ -339,7 +396,8 @@ impl Uci {
     fn perft(&mut self, fen: &str, depth: u32, repeat: u32) -> Result<(u64, f64)> {
         self.send(&format!("position fen {fen}"))?;
         self.sync()?;
-        timed(repeat, || {
+        let clock = self.clock;
+        timed(clock, repeat, || {
             self.send(&format!("go perft {depth}"))?;
             let line = self.wait_for("Nodes searched")?;
             line.rsplit(':')
@@ -405,6 +463,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
         }
     }
     let threads = args.threads.unwrap_or(1).max(1);
+    let clock = if args.cpu {
+        Clock::Cpu(None)
+    } else {
+        Clock::Wall
+    };
 
     let ini_path =
         std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
@@ -413,7 +476,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             let variants: Vec<&Variant> = rules_of.values().map(|r| &r.variant).collect();
             std::fs::write(&ini_path, fairy_ini(&variants))
                 .with_context(|| format!("cannot write {}", ini_path.display()))?;
-            let mut e = Uci::start(path)?;
+            let mut e = Uci::start(path, args.cpu)?;
             e.send(&format!(
                 "setoption name VariantPath value {}",
                 ini_path.display()
@@ -426,7 +489,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     };
     let mut stockfish = match &args.stockfish {
         Some(path) => {
-            let mut e = Uci::start(path)?;
+            let mut e = Uci::start(path, args.cpu)?;
             e.send("setoption name UCI_Chess960 value true")?;
             e.sync()?;
             Some(e)
@@ -435,8 +498,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
     };
 
     println!(
-        "Position: {} bytes; perft, single-threaded unless marked; times are the fastest of {}",
+        "Position: {} bytes; perft, single-threaded unless marked; {} times, the fastest of {}",
         std::mem::size_of::<Position>(),
+        if args.cpu { "CPU" } else { "wall-clock" },
         args.repeat.max(1)
     );
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
@@ -445,7 +509,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     for job in &jobs {
         let rules = &rules_of[&job.variant];
         let pos = Position::from_fen(rules, &job.fen).map_err(|e| anyhow!("{}: {e}", job.fen))?;
-        let (nodes, secs) = timed(args.repeat, || Ok(pos.perft(rules, job.depth)))?;
+        let (nodes, secs) = timed(clock, args.repeat, || Ok(pos.perft(rules, job.depth)))?;
         let mut line = format!(
             "{:<9} {:<10} d{} {:>11} nodes  ours {:>6.3} s {:>6.2} Mn/s",
             rules.variant.short,
@@ -471,7 +535,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         row.positions += 1;
         row.ours.add(nodes, secs);
         if threads > 1 {
-            let (n, s) = timed(args.repeat, || {
+            // several threads: only wall-clock time means anything
+            let (n, s) = timed(Clock::Wall, args.repeat, || {
                 Ok(perft_threads(rules, &pos, job.depth, threads))
             })?;
             if n != nodes {
