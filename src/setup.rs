@@ -180,8 +180,13 @@ fn width(v: &Variant) -> usize {
 
 /// Number of distinct back ranks for one side.
 fn count_one_side(v: &Variant) -> u64 {
+    checked_count_one_side(v).unwrap_or(u64::MAX)
+}
+
+/// `None` when the count does not fit in 64 bits (a wide army of distinct pieces).
+fn checked_count_one_side(v: &Variant) -> Option<u64> {
     if !v.setup.random {
-        return 1;
+        return Some(1);
     }
     let w = width(v);
     let mut free = w;
@@ -190,11 +195,11 @@ fn count_one_side(v: &Variant) -> u64 {
         match st {
             Stage::ColourBishop { dark, .. } => {
                 let n = (0..w).filter(|&i| is_dark(v, i) == dark).count();
-                total *= n as u64;
+                total = total.checked_mul(n as u64)?;
                 free = free.saturating_sub(1);
             }
             Stage::Combination { k, .. } => {
-                total *= binomial(free, k);
+                total = total.checked_mul(binomial(free, k))?;
                 free = free.saturating_sub(k);
             }
             Stage::Rest {
@@ -202,20 +207,27 @@ fn count_one_side(v: &Variant) -> u64 {
                 rook,
                 between,
             } => {
-                total *= rest_arrangements(v, royal, rook, between, free).len() as u64;
+                let n = rest_arrangements(v, royal, rook, between, free).len() as u64;
+                total = total.checked_mul(n)?;
             }
         }
     }
-    total
+    Some(total)
 }
 
-/// How many start positions the variant has.
+/// How many start positions the variant has (validated variants always fit in 64 bits).
 pub fn count(v: &Variant) -> u64 {
-    let n = count_one_side(v);
+    checked_count(v).unwrap_or(u64::MAX)
+}
+
+/// How many start positions the variant has; `None` when ids would not fit in 64 bits, which
+/// validation reports as an error so that ids can always be numbered.
+pub fn checked_count(v: &Variant) -> Option<u64> {
+    let n = checked_count_one_side(v)?;
     if v.setup.symmetry == Symmetry::None && v.setup.random {
-        n * n
+        n.checked_mul(n)
     } else {
-        n
+        Some(n)
     }
 }
 

@@ -1039,6 +1039,23 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 }
             }
         }
+        // White's and Black's piece ranks (and pawn ranks) must differ, or the armies overlap.
+        let mut used = vec![setup.rank, ranks - 1 - setup.rank];
+        if let Some((_, pr)) = setup.pawn {
+            used.extend([pr, ranks - 1 - pr]);
+        }
+        let distinct: std::collections::BTreeSet<u8> = used.iter().copied().collect();
+        if distinct.len() != used.len() && setup.pawn.map(|p| p.1) != Some(setup.rank) {
+            let msg = format!(
+                "the armies would overlap: White's pieces{} and Black's must stand on {} different ranks",
+                if setup.pawn.is_some() { " and pawns" } else { "" },
+                used.len()
+            );
+            match raw.setup.as_ref().and_then(|s| s.rank.as_ref()) {
+                Some(r) => ck.at(r, "setup.rank", msg),
+                None => ck.missing("setup.rank", &msg),
+            }
+        }
         if let Some((_, pr)) = setup.pawn {
             if pr == setup.rank {
                 ck.missing("setup.pawn_rank", "pawns cannot stand on the piece rank");
@@ -1086,28 +1103,29 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                     );
                 }
             }
-        } else if crate::setup::count(&Variant {
-            name: String::new(),
-            short: String::new(),
-            description: String::new(),
-            files,
-            ranks,
-            pieces: pieces.clone(),
-            setup: setup.clone(),
-            castling: castling.clone(),
-            promotion: promotion.clone(),
-            adjustment: adjustment.clone(),
-            rules: rules.clone(),
-            fairy: fairy.clone(),
-            origin: String::new(),
-        }) == 0
-        {
-            if let Some(a) = raw.setup.as_ref().and_then(|s| s.army.as_ref()) {
-                ck.at(
-                    a,
-                    "setup",
-                    "no arrangement of the army satisfies the setup constraints",
-                );
+        } else {
+            let n = crate::setup::checked_count(&Variant {
+                name: String::new(),
+                short: String::new(),
+                description: String::new(),
+                files,
+                ranks,
+                pieces: pieces.clone(),
+                setup: setup.clone(),
+                castling: castling.clone(),
+                promotion: promotion.clone(),
+                adjustment: adjustment.clone(),
+                rules: rules.clone(),
+                fairy: fairy.clone(),
+                origin: String::new(),
+            });
+            let msg = match n {
+                Some(0) => Some("no arrangement of the army satisfies the setup constraints"),
+                None => Some("more start positions than a 64-bit id can number (more than 2^64)"),
+                Some(_) => None,
+            };
+            if let (Some(msg), Some(a)) = (msg, raw.setup.as_ref().and_then(|s| s.army.as_ref())) {
+                ck.at(a, "setup", msg);
             }
         }
     }
