@@ -59,12 +59,10 @@ impl Move {
             rules.geo.square_name(self.from),
             rules.geo.square_name(self.to)
         );
+        // A hand-made move may name no piece; it is still written, never a panic.
         if self.promo != NO_PROMO {
-            s.push(
-                rules.variant.pieces[self.promo as usize]
-                    .letter
-                    .to_ascii_lowercase(),
-            );
+            let letter = rules.variant.pieces.get(self.promo as usize);
+            s.push(letter.map_or('?', |p| p.letter.to_ascii_lowercase()));
         }
         s
     }

@@ -186,10 +186,26 @@ impl Resolver for FileResolver {
         } else {
             base.join(name)
         };
-        std::fs::read_to_string(&path)
+        read_variant_file(&path)
             .map(|t| (path.display().to_string(), t))
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
     }
+}
+
+/// Variant files are small: refusing anything but a regular file of at most 1 MiB keeps a
+/// path such as `/dev/zero` or a fifo from hanging or exhausting memory.
+fn read_variant_file(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > 1 << 20 {
+        return Err(format!(
+            "{} bytes; a variant file has at most 1 MiB",
+            meta.len()
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +340,7 @@ impl Variant {
     /// When the file cannot be read, is not valid TOML, or fails validation.
     pub fn from_path(path: &Path) -> Result<Variant, VariantError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = read_variant_file(path).map_err(|e| {
             VariantError(vec![FieldError {
                 file: name.clone(),
                 line: 0,

@@ -532,7 +532,7 @@ fn walk_strategy() -> impl Strategy<Value = (u64, u64, u32, usize)> {
 /// The generator and make agree with the reference mover at every ply of a random walk.
 #[test]
 fn generator_matches_reference_mover() {
-    for_each_variant(6, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
+    for_each_variant(16, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
         let v = &rules.variant;
         let mut rng = Rng(mseed);
         let mut pos = start_position(rules, seed);
@@ -599,7 +599,7 @@ fn generator_matches_reference_mover() {
 /// Copy-make, hashes and FEN round trips at every ply of a random walk.
 #[test]
 fn make_hash_and_fen_round_trip() {
-    for_each_variant(6, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
+    for_each_variant(12, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
         let mut rng = Rng(mseed);
         let mut pos = start_position(rules, seed);
         for _ in 0..plies {
@@ -653,7 +653,7 @@ fn make_hash_and_fen_round_trip() {
 /// The colour-flipped position has the same perft, and flipping twice gives the position back.
 #[test]
 fn colour_flipped_perft_matches() {
-    for_each_variant(3, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
+    for_each_variant(8, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
         let mut rng = Rng(mseed);
         let mut pos = start_position(rules, seed);
         for _ in 0..plies % 24 {
@@ -787,7 +787,7 @@ fn start_positions_follow_the_setup_rules() {
         };
         assert_eq!(setup::count(v), expected, "{name}: start position count");
     }
-    for_each_variant(24, any::<u64>(), |rules, seed| {
+    for_each_variant(48, any::<u64>(), |rules, seed| {
         let v = &rules.variant;
         let id = setup::random_id(v, seed);
         let sp = setup::from_id(v, id).map_err(TestCaseError::fail)?;
@@ -931,7 +931,7 @@ fn repetition_key(v: &Variant, rp: &RefPos) -> RefPos {
 #[test]
 fn random_games_end_correctly() {
     let strategy = (any::<u64>(), any::<u64>(), 0u32..=100);
-    for_each_variant(4, strategy, |rules, (seed, mseed, bias)| {
+    for_each_variant(10, strategy, |rules, (seed, mseed, bias)| {
         let v = &rules.variant;
         let mut rng = Rng(mseed);
         let mut game = Game::new(start_position(rules, seed));
