@@ -712,7 +712,7 @@ fn dark(v: &Variant, file: usize, white: bool) -> bool {
     } else {
         v.ranks as usize - 1 - v.setup.rank as usize
     };
-    (file + rank) % 2 == 0
+    (file + rank).is_multiple_of(2)
 }
 
 /// Does one side's back rank (from the a-side of the setup files) satisfy the constraints?
