@@ -16,13 +16,14 @@
 //!   ids round-trip, and start castling and adjustment rights follow the rules;
 //! - random games end with the result the draw rules give, and not before.
 //!
-//! SAN round trips are not checked here yet: the `notation` module has not landed.
+//! - every legal move's SAN (`notation::to_san`) is unique and reads back as that move.
 //!
 //! Case counts keep the whole file within about a minute in release mode on two cores;
 //! `MODERN_CHESS_PROPTEST_CASES=N` runs N cases of every property for every variant.
 
 use modern_chess::betza::MoveAtom;
 use modern_chess::game::{Game, Outcome};
+use modern_chess::notation;
 use modern_chess::position::NO_PROMO;
 use modern_chess::variant::{BishopRule, Symmetry, Variant};
 use modern_chess::{setup, Move, MoveKind, Position, Rules};
@@ -596,7 +597,7 @@ fn generator_matches_reference_mover() {
     });
 }
 
-/// Copy-make, hashes and FEN round trips at every ply of a random walk.
+/// Copy-make, hashes, FEN and SAN round trips at every ply of a random walk.
 #[test]
 fn make_hash_and_fen_round_trip() {
     for_each_variant(12, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
@@ -614,6 +615,24 @@ fn make_hash_and_fen_round_trip() {
             let moves: Vec<Move> = pos.legal_moves(rules).iter().copied().collect();
             if moves.is_empty() {
                 break;
+            }
+            // SAN: every legal move's SAN reads back as that move, and no two moves share one.
+            let mut sans = HashSet::new();
+            for &m in &moves {
+                let san = notation::to_san(rules, &pos, m);
+                prop_assert_eq!(
+                    notation::parse_san(rules, &pos, &san),
+                    Ok(m),
+                    "SAN {} in {}",
+                    san,
+                    fen
+                );
+                prop_assert!(
+                    sans.insert(san.clone()),
+                    "SAN {} written twice in {}",
+                    san,
+                    fen
+                );
             }
             let saved = pos.clone();
             for &m in &moves {
