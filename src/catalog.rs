@@ -16,6 +16,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("pmrc", include_str!("../variants/pmrc.toml")),
     ("chess", include_str!("../variants/chess.toml")),
     ("chess960", include_str!("../variants/chess960.toml")),
+    ("maura", include_str!("../variants/maura.toml")),
+    ("erc", include_str!("../variants/erc.toml")),
+    ("crc", include_str!("../variants/crc.toml")),
 ];
 
 /// The variant `play` uses when none is named.
