@@ -571,6 +571,11 @@ impl Position {
             return err("placement", "the side not to move is in check");
         }
         p.hash = p.compute_hash(rules);
+        if p.ep != NO_SQUARE && !p.ep_capture_legal(rules) {
+            p.ep = NO_SQUARE;
+            p.ep_victim = NO_SQUARE;
+            p.hash = p.compute_hash(rules);
+        }
         Ok(p)
     }
 
@@ -581,6 +586,18 @@ impl Position {
             let pm = rules.piece_moves(us, t);
             Iterator::any(&mut self.pieces(us, t), |sq| {
                 pm.ep_capture[sq as usize].has(self.ep)
+            })
+        })
+    }
+
+    /// Is there a legal en passant capture onto `self.ep` (the position must be complete)?
+    fn ep_capture_legal(&self, rules: &Rules) -> bool {
+        let us = self.side as usize;
+        rules.ep_types.iter().any(|&t| {
+            let pm = rules.piece_moves(us, t);
+            Iterator::any(&mut self.pieces(us, t), |sq| {
+                pm.ep_capture[sq as usize].has(self.ep)
+                    && self.is_legal_pseudo(rules, Move::new(sq, self.ep, MoveKind::EnPassant))
             })
         })
     }
@@ -787,6 +804,13 @@ impl Position {
         p.side ^= 1;
         p.hash ^= z.side;
         debug_assert_eq!(p.hash, p.compute_hash(rules));
+        // Keep the en passant square only when the capture is legal, so that positions which
+        // differ by a capture nobody may make are the same for repetition and the hash.
+        if p.ep != NO_SQUARE && !p.ep_capture_legal(rules) {
+            p.hash ^= z.ep[p.ep as usize];
+            p.ep = NO_SQUARE;
+            p.ep_victim = NO_SQUARE;
+        }
         p
     }
 

@@ -162,3 +162,26 @@ partners = "QNM"
     assert_eq!(adjustments(&r, &p), ["d1e1"]);
     let _ = std::fs::remove_file(path);
 }
+
+/// A pinned pawn's en passant capture is not a capture anybody may make: the square is dropped,
+/// so the position equals (and hashes as) the same position without it.
+#[test]
+fn en_passant_square_is_kept_only_when_the_capture_is_legal() {
+    let r =
+        catalog::load_rules(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chess.toml")).unwrap();
+    // the e5 pawn is pinned along the rank by the a5 rook
+    let p = Position::from_fen(&r, "8/3p4/8/r3P2K/8/8/8/k7 b - - 0 1").unwrap();
+    let after = play(&r, &p, "d7d5");
+    assert_eq!(after.ep_square(), None);
+    let plain = Position::from_fen(&r, "8/8/8/r2pP2K/8/8/8/k7 w - - 0 2").unwrap();
+    assert_eq!(after.hash(), plain.hash());
+    // unpinned, the square stays and changes the hash
+    let p = Position::from_fen(&r, "8/3p4/8/4P2K/8/8/8/k7 b - - 0 1").unwrap();
+    let after = play(&r, &p, "d7d5");
+    assert!(after.ep_square().is_some());
+    let plain = Position::from_fen(&r, "8/8/8/3pP2K/8/8/8/k7 w - - 0 2").unwrap();
+    assert_ne!(after.hash(), plain.hash());
+    // and a FEN naming the pinned square reads as the position without it
+    let read = Position::from_fen(&r, "8/8/8/r2pP2K/8/8/8/k7 w - d6 0 2").unwrap();
+    assert_eq!(read.ep_square(), None);
+}
