@@ -1093,24 +1093,25 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 );
             }
         }
+        // The setup checks need the variant as a whole; build it once, unnamed.
+        let draft = Variant {
+            name: String::new(),
+            short: String::new(),
+            description: String::new(),
+            files,
+            ranks,
+            pieces: pieces.clone(),
+            setup: setup.clone(),
+            castling: castling.clone(),
+            promotion: promotion.clone(),
+            adjustment: adjustment.clone(),
+            rules: rules.clone(),
+            fairy: fairy.clone(),
+            origin: String::new(),
+        };
         if !setup.random {
             // A fixed army must satisfy its own constraints too.
-            let v = Variant {
-                name: String::new(),
-                short: String::new(),
-                description: String::new(),
-                files,
-                ranks,
-                pieces: pieces.clone(),
-                setup: setup.clone(),
-                castling: castling.clone(),
-                promotion: promotion.clone(),
-                adjustment: adjustment.clone(),
-                rules: rules.clone(),
-                fairy: fairy.clone(),
-                origin: String::new(),
-            };
-            if let Err(e) = crate::setup::check_back_rank(&v, &setup.army) {
+            if let Err(e) = crate::setup::check_back_rank(&draft, &setup.army) {
                 if let Some(a) = raw.setup.as_ref().and_then(|s| s.army.as_ref()) {
                     ck.at(
                         a,
@@ -1120,21 +1121,7 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
                 }
             }
         } else {
-            let n = crate::setup::checked_count(&Variant {
-                name: String::new(),
-                short: String::new(),
-                description: String::new(),
-                files,
-                ranks,
-                pieces: pieces.clone(),
-                setup: setup.clone(),
-                castling: castling.clone(),
-                promotion: promotion.clone(),
-                adjustment: adjustment.clone(),
-                rules: rules.clone(),
-                fairy: fairy.clone(),
-                origin: String::new(),
-            });
+            let n = crate::setup::checked_count(&draft);
             let msg = match n {
                 Some(0) => Some("no arrangement of the army satisfies the setup constraints"),
                 None => Some("more start positions than a 64-bit id can number (more than 2^64)"),
