@@ -499,3 +499,26 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// What the command line may preset before the GUI speaks (UCI and XBoard alike).
+#[derive(Clone, Debug)]
+pub struct ProtocolConfig {
+    pub variant: String,
+    pub variant_path: Option<std::path::PathBuf>,
+    pub start: StartChoice,
+    pub hash_mb: usize,
+    /// Seed for random starts; `None` takes one from the clock.
+    pub seed: Option<u64>,
+}
+
+impl Default for ProtocolConfig {
+    fn default() -> Self {
+        ProtocolConfig {
+            variant: crate::catalog::DEFAULT_VARIANT.to_string(),
+            variant_path: None,
+            start: StartChoice::Random,
+            hash_mb: 16,
+            seed: None,
+        }
+    }
+}

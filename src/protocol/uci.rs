@@ -13,33 +13,12 @@ use crate::engine::{Limits, SearchInfo};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What the command line may preset before the GUI speaks.
-#[derive(Clone, Debug)]
-pub struct UciConfig {
-    pub variant: String,
-    pub variant_path: Option<PathBuf>,
-    pub start: StartChoice,
-    pub hash_mb: usize,
-    /// Seed for random starts; `None` takes one from the clock.
-    pub seed: Option<u64>,
-}
-
-impl Default for UciConfig {
-    fn default() -> Self {
-        UciConfig {
-            variant: crate::catalog::DEFAULT_VARIANT.to_string(),
-            variant_path: None,
-            start: StartChoice::Random,
-            hash_mb: 16,
-            seed: None,
-        }
-    }
-}
+/// The settings shared with the other protocol (see `super::ProtocolConfig`).
+pub type UciConfig = super::ProtocolConfig;
 
 pub const ENGINE_NAME: &str = concat!("modern-chess ", env!("CARGO_PKG_VERSION"));
 

@@ -16,30 +16,11 @@ use crate::game::Game;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-#[derive(Clone, Debug)]
-pub struct XboardConfig {
-    pub variant: String,
-    pub variant_path: Option<PathBuf>,
-    pub start: StartChoice,
-    pub hash_mb: usize,
-    pub seed: Option<u64>,
-}
-
-impl Default for XboardConfig {
-    fn default() -> Self {
-        XboardConfig {
-            variant: crate::catalog::DEFAULT_VARIANT.to_string(),
-            variant_path: None,
-            start: StartChoice::Random,
-            hash_mb: 16,
-            seed: None,
-        }
-    }
-}
+/// The settings shared with the other protocol (see `super::ProtocolConfig`).
+pub type XboardConfig = super::ProtocolConfig;
 
 /// XBoard's built-in piece order (the slots of the PIECETOCHAR string), with the Betza of the
 /// piece it draws in each slot; the king is last.
