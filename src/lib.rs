@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod engine;
 pub mod game;
 pub mod geometry;
+pub mod hash_size;
 pub mod movegen;
 pub mod notation;
 pub mod pgn;

@@ -131,8 +131,12 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn main() {
+    cli::pipe::install();
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
+        if cli::pipe::is_broken_pipe(&e) {
+            return;
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }

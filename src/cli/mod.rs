@@ -2,6 +2,9 @@
 
 pub mod bench;
 pub mod common;
+pub mod datadir;
 pub mod engines;
+pub mod hash;
+pub mod pipe;
 pub mod play;
 pub mod replay;

@@ -529,9 +529,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if args.depth == Some(0) {
         anyhow::bail!("--depth must be at least 1");
     }
+    let hash_mb = super::hash::checked_hash_mb(args.hash)?;
     let engine = players
         .contains(&Player::Engine)
-        .then(|| Engine::new(Arc::clone(&rules), args.hash));
+        .then(|| Engine::new(Arc::clone(&rules), hash_mb));
     let mut s = Session {
         rules: Arc::clone(&rules),
         game: Game::new(start),
