@@ -26,7 +26,7 @@ fn main() {
     let v = &rules.variant;
     let id = next() % setup::count(v);
     let start = setup::from_id(v, id).expect("id below the count");
-    let pos = Position::from_fen(&rules, &setup::start_fen(v, &start)).expect("start FEN reads");
+    let pos = Position::from_start(&rules, &start).expect("a legal start position");
     let mut game = Game::new(pos);
     while game.outcome(&rules).is_none() && game.moves().len() < 600 {
         let moves = game.current().legal_moves(&rules);

@@ -998,12 +998,9 @@ mod tests {
     #[test]
     fn returns_a_legal_move_even_when_stopped_at_once() {
         let (rules, mut e) = engine("mrc");
-        let pos = Position::from_fen(
+        let pos = Position::from_start(
             &rules,
-            &crate::setup::start_fen(
-                &rules.variant,
-                &crate::setup::from_id(&rules.variant, 6944).unwrap(),
-            ),
+            &crate::setup::from_id(&rules.variant, 6944).unwrap(),
         )
         .unwrap();
         let stop = AtomicBool::new(true);
@@ -1034,8 +1031,7 @@ mod tests {
         for v in ["mrc", "mrc64", "merc", "pmrc"] {
             let (rules, e) = engine(v);
             let sp = crate::setup::from_id(&rules.variant, 7).unwrap();
-            let pos =
-                Position::from_fen(&rules, &crate::setup::start_fen(&rules.variant, &sp)).unwrap();
+            let pos = Position::from_start(&rules, &sp).unwrap();
             let flipped = pos.colour_flipped(&rules);
             assert_eq!(e.evaluate(&pos), e.evaluate(&flipped), "{v}");
         }
@@ -1058,8 +1054,7 @@ mod tests {
     fn movetime_is_respected() {
         let (rules, mut e) = engine("merc");
         let sp = crate::setup::from_id(&rules.variant, 11).unwrap();
-        let pos =
-            Position::from_fen(&rules, &crate::setup::start_fen(&rules.variant, &sp)).unwrap();
+        let pos = Position::from_start(&rules, &sp).unwrap();
         let stop = AtomicBool::new(false);
         let t = Instant::now();
         let limits = Limits {

@@ -10,20 +10,26 @@
 pub mod betza;
 pub mod catalog;
 pub mod engine;
+pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod hash_size;
 pub mod movegen;
 pub mod notation;
 pub mod pgn;
+pub mod piece;
 pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod setup;
+pub mod start;
 pub mod variant;
 
+pub use fen::{parse_fen, FenError, Setup};
 pub use geometry::{Bitboard, Geometry, Square};
 pub use movegen::MoveList;
-pub use position::{FenError, Move, MoveKind, Position};
+pub use piece::{ByColour, Colour, Piece, PieceKind};
+pub use position::{Move, MoveKind, Position, PositionError};
 pub use rules::Rules;
+pub use start::{Start, StartChoice, StartError};
 pub use variant::{Variant, VariantError};

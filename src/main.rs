@@ -120,7 +120,7 @@ fn run(cli: Cli) -> Result<()> {
                 None => bail!("choose a start position with --id, --setup or --random (or use --count / --list)"),
             };
             let fen = setup::start_fen(v, &sp);
-            let pos = Position::from_fen(&rules, &fen).map_err(|e| anyhow!("{e}"))?;
+            let pos = Position::from_start(&rules, &sp).map_err(|e| anyhow!("{e}"))?;
             print!("{}", pos.diagram(&rules));
             println!("id: {id}");
             println!("setup: {}", setup::back_rank_string(v, &sp));

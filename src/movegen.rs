@@ -735,8 +735,7 @@ mod tests {
         for g in 0..games {
             let id = setup::random_id(&rules.variant, seed + g as u64);
             let sp = setup::from_id(&rules.variant, id).unwrap();
-            let mut pos =
-                Position::from_fen(rules, &setup::start_fen(&rules.variant, &sp)).unwrap();
+            let mut pos = Position::from_start(rules, &sp).unwrap();
             for _ in 0..plies {
                 let legal = pos.legal_moves(rules);
                 let set: HashSet<Move> = legal.iter().copied().collect();

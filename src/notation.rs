@@ -523,7 +523,7 @@ mod tests {
 
     fn start(rules: &Rules, back: &str) -> Position {
         let sp = setup::parse_back_rank(&rules.variant, back).unwrap();
-        Position::from_fen(rules, &setup::start_fen(&rules.variant, &sp)).unwrap()
+        Position::from_start(rules, &sp).unwrap()
     }
 
     fn play(rules: &Rules, pos: Position, moves: &[&str]) -> Position {

@@ -1,12 +1,19 @@
-//! Position: the state of a game at one moment, FEN read and write, make (copy-make) and the
-//! incremental hash.
+//! Position: the state of a game at one moment (always legal: made by
+//! [`Position::from_setup`] or by playing moves), make (copy-make) and the incremental hash.
 //!
 //! The position holds no heap data, so cloning it is a memcpy and copy-make is cheap. Castling
 //! rights are rook squares (Fischer-Random style), so any rook may be the castling rook.
 //! Bishop Adjustment rights are, per side, the set of its unmoved piece-rank squares; the set is
 //! empty when the side has no right (never had it, or already adjusted).
 
+mod validate;
+
+pub use crate::fen::FenError;
+pub use validate::{CastlingProblem, PositionError};
+
+use crate::fen::{CastlingRight, CastlingRook, Setup};
 use crate::geometry::{Bitboard, Square, NO_SQUARE};
+use crate::piece::{ByColour, Colour, Piece, PieceKind};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::fmt;
 
@@ -68,27 +75,6 @@ impl Move {
     }
 }
 
-/// An error in a FEN: which field and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FenError {
-    pub field: &'static str,
-    pub message: String,
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad FEN ({} field): {}", self.field, self.message)
-    }
-}
-impl std::error::Error for FenError {}
-
-fn err<T>(field: &'static str, message: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError {
-        field,
-        message: message.into(),
-    })
-}
-
 /// The state of a game at one moment.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
@@ -114,7 +100,7 @@ pub(crate) fn code(t: usize, colour: usize) -> u8 {
 }
 
 impl Position {
-    fn empty() -> Position {
+    pub(crate) fn empty() -> Position {
         Position {
             board: [0; 128],
             by_colour: [Bitboard::EMPTY; 2],
@@ -239,346 +225,6 @@ impl Position {
         h
     }
 
-    // -----------------------------------------------------------------------------------------
-    // FEN
-    // -----------------------------------------------------------------------------------------
-
-    /// Reads a FEN as RULES.md defines it: six standard fields (the clocks may be missing) and
-    /// an optional seventh with the Bishop Adjustment rights.
-    ///
-    /// # Errors
-    /// Names the field and what is wrong: bad rank lengths, unknown letters, a missing or extra
-    /// king, pawns on a rank they can never stand on, castling rights without a rook or king,
-    /// an impossible en passant square, the side not to move in check.
-    pub fn from_fen(rules: &Rules, fen: &str) -> Result<Position, FenError> {
-        let geo = &rules.geo;
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return err("placement", "empty FEN");
-        }
-        if fields.len() > 7 {
-            return err(
-                "placement",
-                format!("{} fields; at most 7 expected", fields.len()),
-            );
-        }
-        let mut p = Position::empty();
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != geo.ranks as usize {
-            return err(
-                "placement",
-                format!("{} ranks given, the board has {}", rows.len(), geo.ranks),
-            );
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = geo.ranks - 1 - i as u8;
-            let mut file: usize = 0;
-            let mut digits = String::new();
-            let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
-                if !digits.is_empty() {
-                    let n: usize = digits.parse().map_err(|_| FenError {
-                        field: "placement",
-                        message: format!("bad number `{digits}`"),
-                    })?;
-                    if n == 0 {
-                        return err("placement", "empty-square count 0");
-                    }
-                    *file += n;
-                    digits.clear();
-                }
-                Ok(())
-            };
-            for ch in row.chars() {
-                if ch.is_ascii_digit() {
-                    digits.push(ch);
-                    if digits.len() > 3 {
-                        return err("placement", format!("rank {}: number too long", rank + 1));
-                    }
-                    continue;
-                }
-                flush(&mut digits, &mut file)?;
-                let colour = if ch.is_ascii_uppercase() {
-                    WHITE
-                } else {
-                    BLACK
-                };
-                let t = match rules.variant.piece_index(ch) {
-                    Some(t) if ch.is_ascii_alphabetic() => t,
-                    _ => {
-                        return err(
-                            "placement",
-                            format!(
-                                "rank {}: `{ch}` is not a piece letter of {}",
-                                rank + 1,
-                                rules.variant.short
-                            ),
-                        )
-                    }
-                };
-                if file >= geo.files as usize {
-                    return err(
-                        "placement",
-                        format!("rank {} has more than {} files", rank + 1, geo.files),
-                    );
-                }
-                let sq = geo.square(file as u8, rank);
-                p.put(rules, t, colour, sq);
-                file += 1;
-            }
-            flush(&mut digits, &mut file)?;
-            if file != geo.files as usize {
-                return err(
-                    "placement",
-                    format!(
-                        "rank {} has {file} files, the board has {}",
-                        rank + 1,
-                        geo.files
-                    ),
-                );
-            }
-        }
-        for c in 0..2 {
-            let kings = p.pieces(c, rules.royal);
-            let name = if c == 0 { "White" } else { "Black" };
-            if kings.is_empty() {
-                return err(
-                    "placement",
-                    format!(
-                        "{name} has no {}",
-                        rules.variant.pieces[rules.royal].name.to_lowercase()
-                    ),
-                );
-            }
-            if kings.more_than_one() {
-                return err(
-                    "placement",
-                    format!(
-                        "{name} has more than one {}",
-                        rules.variant.pieces[rules.royal].name.to_lowercase()
-                    ),
-                );
-            }
-            p.king[c] = kings.lsb();
-        }
-        if let (Some(pawn), Some((_, prank))) = (rules.pawn, rules.variant.setup.pawn) {
-            for c in 0..2 {
-                for sq in p.pieces(c, pawn) {
-                    let r = if c == 0 {
-                        geo.rank(sq)
-                    } else {
-                        geo.ranks - 1 - geo.rank(sq)
-                    };
-                    if rules.promotion_zone[c].has(sq) {
-                        return err(
-                            "placement",
-                            format!("pawn on {}, its promotion rank", geo.square_name(sq)),
-                        );
-                    }
-                    if r < prank {
-                        return err(
-                            "placement",
-                            format!("pawn on {}, behind its starting rank", geo.square_name(sq)),
-                        );
-                    }
-                }
-            }
-        }
-
-        p.side = match fields.get(1).copied().unwrap_or("w") {
-            "w" | "W" => 0,
-            "b" | "B" => 1,
-            other => return err("side", format!("`{other}`: expected `w` or `b`")),
-        };
-
-        // Castling
-        let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" {
-            let Some(rook_t) = rules.castle_rook else {
-                return err("castling", "this variant has no castling");
-            };
-            for ch in castling.chars() {
-                let colour = if ch.is_ascii_uppercase() {
-                    WHITE
-                } else {
-                    BLACK
-                };
-                let rank = rules.castle_rank[colour];
-                let ksq = p.king[colour];
-                if geo.rank(ksq) != rank {
-                    return err(
-                        "castling",
-                        format!("`{ch}`: the king is not on its castling rank"),
-                    );
-                }
-                let kf = geo.file(ksq);
-                let lower = ch.to_ascii_lowercase();
-                let rooks_on_rank: Vec<u8> = (0..geo.files)
-                    .filter(|&f| p.pieces(colour, rook_t).has(geo.square(f, rank)))
-                    .collect();
-                let file = match lower {
-                    'k' | 'q' if (lower as u8 - b'a') >= geo.files => {
-                        let cand: Vec<u8> = if lower == 'k' {
-                            rooks_on_rank.iter().copied().filter(|&f| f > kf).collect()
-                        } else {
-                            rooks_on_rank.iter().copied().filter(|&f| f < kf).collect()
-                        };
-                        let f = if lower == 'k' {
-                            cand.last()
-                        } else {
-                            cand.first()
-                        };
-                        match f {
-                            Some(&f) => f,
-                            None => {
-                                return err(
-                                    "castling",
-                                    format!("`{ch}`: no rook on that side of the king"),
-                                )
-                            }
-                        }
-                    }
-                    c if c.is_ascii_lowercase() && (c as u8 - b'a') < geo.files => c as u8 - b'a',
-                    _ => {
-                        return err(
-                            "castling",
-                            format!("`{ch}` is neither a file letter nor K/Q/k/q"),
-                        )
-                    }
-                };
-                if !rooks_on_rank.contains(&file) {
-                    return err(
-                        "castling",
-                        format!(
-                            "`{ch}`: no castling rook on {}",
-                            geo.square_name(geo.square(file, rank))
-                        ),
-                    );
-                }
-                let side = if file < kf { 0 } else { 1 };
-                let sq = geo.square(file, rank);
-                if p.castle[colour][side] != NO_SQUARE && p.castle[colour][side] != sq {
-                    return err(
-                        "castling",
-                        format!("`{ch}`: two castling rooks on one side of the king"),
-                    );
-                }
-                p.castle[colour][side] = sq;
-            }
-        }
-
-        // En passant
-        let ep = fields.get(3).copied().unwrap_or("-");
-        if ep != "-" {
-            let Some(sq) = geo.parse_square(ep) else {
-                return err(
-                    "en passant",
-                    format!("`{ep}` is not a square of this board"),
-                );
-            };
-            let us = p.side as usize;
-            let them = us ^ 1;
-            let fwd_them: i32 = if them == 0 { 1 } else { -1 };
-            let valid = (|| {
-                let pawn = rules.pawn?;
-                let victim = geo.offset(sq, 0, fwd_them)?;
-                let origin = geo.offset(sq, 0, -fwd_them)?;
-                let (_, prank) = rules.variant.setup.pawn?;
-                let origin_rank = if them == 0 {
-                    prank
-                } else {
-                    geo.ranks - 1 - prank
-                };
-                (p.pieces(them, pawn).has(victim)
-                    && p.piece_at(sq).is_none()
-                    && p.piece_at(origin).is_none()
-                    && geo.rank(origin) == origin_rank)
-                    .then_some(victim)
-            })();
-            match valid {
-                Some(victim) => {
-                    p.ep = sq;
-                    p.ep_victim = victim;
-                    if !p.ep_capture_possible(rules) {
-                        p.ep = NO_SQUARE;
-                        p.ep_victim = NO_SQUARE;
-                    }
-                }
-                None => {
-                    return err(
-                        "en passant",
-                        format!(
-                            "{ep} is not behind a pawn that could just have made a double step"
-                        ),
-                    )
-                }
-            }
-        }
-
-        let num = |i: usize, name: &'static str, default: u32| -> Result<u32, FenError> {
-            match fields.get(i) {
-                None => Ok(default),
-                Some(s) => s.parse::<u32>().map_err(|_| FenError {
-                    field: name,
-                    message: format!("`{s}` is not a number"),
-                }),
-            }
-        };
-        p.halfmove = num(4, "halfmove clock", 0)?;
-        p.fullmove = num(5, "fullmove number", 1)?.max(1);
-        if p.halfmove > 100_000 || p.fullmove > 100_000 {
-            return err("fullmove number", "clock values are too large");
-        }
-
-        if let Some(adj) = fields.get(6).copied() {
-            if adj != "-" {
-                let Some(_) = rules.adjust_piece else {
-                    return err("adjustment", "this variant has no Bishop Adjustment");
-                };
-                for ch in adj.chars() {
-                    let colour = if ch.is_ascii_uppercase() {
-                        WHITE
-                    } else {
-                        BLACK
-                    };
-                    let Some(f) = geo.parse_file(ch.to_ascii_lowercase()) else {
-                        return err(
-                            "adjustment",
-                            format!("`{ch}` is not a file letter of this board"),
-                        );
-                    };
-                    let sq = geo.square(f, rules.piece_rank[colour]);
-                    match p.piece_at(sq) {
-                        Some((t, c)) if c == colour && Some(t) != rules.pawn => {
-                            p.adjust[colour].set(sq)
-                        }
-                        _ => {
-                            return err(
-                                "adjustment",
-                                format!(
-                                    "`{ch}`: no {} piece on {}",
-                                    if colour == 0 { "White" } else { "Black" },
-                                    geo.square_name(sq)
-                                ),
-                            )
-                        }
-                    }
-                }
-            }
-        }
-
-        let us = p.side as usize;
-        if p.is_attacked(rules, p.king[us ^ 1], us) {
-            return err("placement", "the side not to move is in check");
-        }
-        p.hash = p.compute_hash(rules);
-        if p.ep != NO_SQUARE && !p.ep_capture_legal(rules) {
-            p.ep = NO_SQUARE;
-            p.ep_victim = NO_SQUARE;
-            p.hash = p.compute_hash(rules);
-        }
-        Ok(p)
-    }
-
     /// Is there a pseudo-legal en passant capture onto `self.ep`?
     pub(crate) fn ep_capture_possible(&self, rules: &Rules) -> bool {
         let us = self.side as usize;
@@ -591,7 +237,7 @@ impl Position {
     }
 
     /// Is there a legal en passant capture onto `self.ep` (the position must be complete)?
-    fn ep_capture_legal(&self, rules: &Rules) -> bool {
+    pub(crate) fn ep_capture_legal(&self, rules: &Rules) -> bool {
         let us = self.side as usize;
         rules.ep_types.iter().any(|&t| {
             let pm = rules.piece_moves(us, t);
@@ -602,78 +248,49 @@ impl Position {
         })
     }
 
+    /// The position as a [`Setup`]: castling rights as rook files (a-side first), the en
+    /// passant square only when a legal capture onto it exists.
+    pub fn to_setup(&self, rules: &Rules) -> Setup {
+        let mut setup = Setup::empty(&rules.variant);
+        for sq in self.occupied() {
+            if let Some((t, c)) = self.piece_at(sq) {
+                setup.board[sq as usize] = Some(Piece {
+                    colour: Colour::from_index(c),
+                    kind: PieceKind(t as u8),
+                });
+            }
+        }
+        setup.turn = Colour::from_index(self.side as usize);
+        for colour in Colour::ALL {
+            for sq in self.castle[colour.index()] {
+                if sq != NO_SQUARE {
+                    setup.castling.push(CastlingRight {
+                        colour,
+                        rook: CastlingRook::File(rules.geo.file(sq)),
+                    });
+                }
+            }
+            setup.adjustment[colour] = self.adjust[colour.index()];
+        }
+        if self.ep != NO_SQUARE && self.ep_capture_legal(rules) {
+            setup.ep_square = Some(self.ep);
+        }
+        setup.halfmove_clock = self.halfmove;
+        setup.fullmove_number = self.fullmove;
+        setup
+    }
+
     /// The FEN, with the adjustment field when a side still has the right. En passant is
     /// written only when a legal capture exists.
     pub fn fen(&self, rules: &Rules) -> String {
-        let mut s = self.fen_six(rules);
-        if self.adjust[0].any() || self.adjust[1].any() {
-            s.push(' ');
-            for c in 0..2 {
-                for sq in self.adjust[c] {
-                    let ch = Geometryext::file_char(rules, sq);
-                    s.push(if c == 0 { ch.to_ascii_uppercase() } else { ch });
-                }
-            }
-        }
-        s
+        self.to_setup(rules).to_fen(&rules.variant)
     }
 
     /// The six standard FEN fields (for programs that do not know Bishop Adjustment).
     pub fn fen_six(&self, rules: &Rules) -> String {
-        let geo = &rules.geo;
-        let mut s = String::new();
-        for rank in (0..geo.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..geo.files {
-                match self.piece_at(geo.square(file, rank)) {
-                    None => empty += 1,
-                    Some((t, c)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(rules.letter(t, c));
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == 0 { " w " } else { " b " });
-        let mut castle = String::new();
-        for c in 0..2 {
-            let mut files: Vec<u8> = self.castle[c]
-                .iter()
-                .filter(|&&sq| sq != NO_SQUARE)
-                .map(|&sq| geo.file(sq))
-                .collect();
-            files.sort_unstable();
-            for f in files {
-                let ch = (b'a' + f) as char;
-                castle.push(if c == 0 { ch.to_ascii_uppercase() } else { ch });
-            }
-        }
-        if castle.is_empty() {
-            castle.push('-');
-        }
-        s.push_str(&castle);
-        s.push(' ');
-        let ep_legal = self.ep != NO_SQUARE
-            && self
-                .legal_moves(rules)
-                .iter()
-                .any(|m| m.kind == MoveKind::EnPassant);
-        if ep_legal {
-            s.push_str(&geo.square_name(self.ep));
-        } else {
-            s.push('-');
-        }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
-        s
+        let mut setup = self.to_setup(rules);
+        setup.adjustment = ByColour::default();
+        setup.to_fen(&rules.variant)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -888,13 +505,6 @@ impl Position {
         }
         s.push('\n');
         s
-    }
-}
-
-struct Geometryext;
-impl Geometryext {
-    fn file_char(rules: &Rules, sq: Square) -> char {
-        (b'a' + rules.geo.file(sq)) as char
     }
 }
 

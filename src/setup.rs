@@ -15,6 +15,9 @@
 //! For Chess960 this is exactly the standard numbering (518 is RNBQKBNR). With
 //! `symmetry = "none"` White and Black are numbered independently: `id = white + count * black`.
 
+use crate::fen::{CastlingRight, CastlingRook, Setup};
+use crate::geometry::Geometry;
+use crate::piece::{Colour, Piece, PieceKind};
 use crate::variant::{BishopRule, Symmetry, Variant};
 
 /// One stage of the placement: which piece, how many, and how its choices are counted.
@@ -501,99 +504,95 @@ pub fn back_rank_string(v: &Variant, sp: &StartPosition) -> String {
     }
 }
 
-/// The FEN of a start position: symmetry for Black, castling rights (Shredder letters, the
-/// outermost rook on each side of the king; none when the file requires the king between the
-/// rooks and it is not), and the Bishop Adjustment field when the side's adjusting pieces
-/// share a colour.
-pub fn start_fen(v: &Variant, sp: &StartPosition) -> String {
-    let (files, ranks) = (v.files as usize, v.ranks as usize);
-    let mut board: Vec<Vec<Option<(usize, bool)>>> = vec![vec![None; files]; ranks];
-    let f0 = v.setup.files.0 as usize;
-    let wr = v.setup.rank as usize;
-    let br = ranks - 1 - wr;
-    for (i, &p) in sp.white.iter().enumerate() {
-        board[wr][f0 + i] = Some((p, true));
-    }
-    let bf = |i: usize| -> usize { f0 + i };
-    for (i, &p) in sp.black.iter().enumerate() {
-        board[br][bf(i)] = Some((p, false));
+/// The start position as a [`Setup`]: the back ranks (Black's by the variant's symmetry), the
+/// pawns, castling rights (the outermost rook on each side of the king, as Shredder file
+/// letters; none when the file requires the king between the rooks and it is not), and the
+/// Bishop Adjustment rights when the side's adjusting pieces share a colour (or always, when
+/// the variant does not require that).
+pub fn start_setup(v: &Variant, sp: &StartPosition) -> Setup {
+    let geo = Geometry::new(v.files, v.ranks);
+    let mut setup = Setup::empty(v);
+    let f0 = v.setup.files.0;
+    let rank = [v.setup.rank, v.ranks - 1 - v.setup.rank];
+    for colour in Colour::ALL {
+        let back = back_rank_of(sp, colour);
+        for (i, &p) in back.iter().enumerate() {
+            let sq = geo.square(f0 + i as u8, rank[colour.index()]);
+            setup.board[sq as usize] = Some(piece(colour, p));
+        }
+        setup.castling.extend(start_castling(v, back, colour));
+        if start_adjustment(v, back, rank[colour.index()]) {
+            for i in 0..back.len() {
+                setup.adjustment[colour].set(geo.square(f0 + i as u8, rank[colour.index()]));
+            }
+        }
     }
     if let Some((pawn, pr)) = v.setup.pawn {
-        let pr = pr as usize;
         for f in v.setup.files.0..=v.setup.files.1 {
-            board[pr][f as usize] = Some((pawn, true));
-            board[ranks - 1 - pr][f as usize] = Some((pawn, false));
+            let white = geo.square(f, pr);
+            let black = geo.square(f, v.ranks - 1 - pr);
+            setup.board[white as usize] = Some(piece(Colour::White, pawn));
+            setup.board[black as usize] = Some(piece(Colour::Black, pawn));
         }
     }
-    let mut fen = String::new();
-    for r in (0..ranks).rev() {
-        let mut empty = 0;
-        for f in 0..files {
-            match board[r][f] {
-                None => empty += 1,
-                Some((p, white)) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    let c = v.pieces[p].letter;
-                    fen.push(if white { c } else { c.to_ascii_lowercase() });
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if r > 0 {
-            fen.push('/');
-        }
+    setup
+}
+
+fn back_rank_of(sp: &StartPosition, colour: Colour) -> &[usize] {
+    match colour {
+        Colour::White => &sp.white,
+        Colour::Black => &sp.black,
     }
-    let mut castle = String::new();
-    if let Some(c) = &v.castling {
-        for (back, white) in [(&sp.white, true), (&sp.black, false)] {
-            let k = back.iter().position(|&p| p == v.royal());
-            let Some(k) = k else { continue };
-            let left = back[..k].iter().position(|&p| p == c.rook);
-            let right = back[k + 1..]
-                .iter()
-                .rposition(|&p| p == c.rook)
-                .map(|x| x + k + 1);
-            if c.king_between_rooks && (left.is_none() || right.is_none()) {
-                continue;
-            }
-            for x in [left, right].into_iter().flatten() {
-                let ch = (b'a' + (f0 + x) as u8) as char;
-                castle.push(if white { ch.to_ascii_uppercase() } else { ch });
-            }
-        }
+}
+
+fn piece(colour: Colour, kind: usize) -> Piece {
+    Piece {
+        colour,
+        kind: PieceKind(kind as u8),
     }
-    if castle.is_empty() {
-        castle.push('-');
+}
+
+/// The castling rights of one side's back rank: the outermost rook on each side of the king.
+fn start_castling(v: &Variant, back: &[usize], colour: Colour) -> Vec<CastlingRight> {
+    let Some(c) = &v.castling else {
+        return Vec::new();
+    };
+    let Some(k) = back.iter().position(|&p| p == v.royal()) else {
+        return Vec::new();
+    };
+    let left = back[..k].iter().position(|&p| p == c.rook);
+    let right = back[k + 1..]
+        .iter()
+        .rposition(|&p| p == c.rook)
+        .map(|x| x + k + 1);
+    if c.king_between_rooks && (left.is_none() || right.is_none()) {
+        return Vec::new();
     }
-    fen.push_str(&format!(" w {castle} - 0 1"));
-    if let Some(a) = &v.adjustment {
-        let mut field = String::new();
-        for (back, white) in [(&sp.white, true), (&sp.black, false)] {
-            let rank = if white { wr } else { br };
-            let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == a.piece).collect();
-            let colours: Vec<bool> = sq
-                .iter()
-                .map(|&i| (f0 + i + rank).is_multiple_of(2))
-                .collect();
-            let same = colours.len() >= 2 && colours.iter().all(|&c| c == colours[0]);
-            if !a.same_colour_only || same {
-                for i in 0..back.len() {
-                    let ch = (b'a' + (f0 + i) as u8) as char;
-                    field.push(if white { ch.to_ascii_uppercase() } else { ch });
-                }
-            }
-        }
-        if !field.is_empty() {
-            fen.push(' ');
-            fen.push_str(&field);
-        }
-    }
-    fen
+    [left, right]
+        .into_iter()
+        .flatten()
+        .map(|x| CastlingRight {
+            colour,
+            rook: CastlingRook::File(v.setup.files.0 + x as u8),
+        })
+        .collect()
+}
+
+/// Does a side start with the Bishop Adjustment right?
+fn start_adjustment(v: &Variant, back: &[usize], rank: u8) -> bool {
+    let Some(a) = &v.adjustment else { return false };
+    let f0 = v.setup.files.0 as usize;
+    let colours: Vec<bool> = (0..back.len())
+        .filter(|&i| back[i] == a.piece)
+        .map(|i| (f0 + i + rank as usize).is_multiple_of(2))
+        .collect();
+    let same = colours.len() >= 2 && colours.iter().all(|&c| c == colours[0]);
+    !a.same_colour_only || same
+}
+
+/// The FEN of a start position ([`start_setup`] as text).
+pub fn start_fen(v: &Variant, sp: &StartPosition) -> String {
+    start_setup(v, sp).to_fen(v)
 }
 
 /// A small deterministic generator for `--random --seed`, so a seed means the same position

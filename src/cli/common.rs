@@ -1,11 +1,12 @@
 //! What several commands share: choosing the variant and the position.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use modern_chess::catalog;
 use modern_chess::position::Position;
 use modern_chess::rules::Rules;
 use modern_chess::setup;
+use modern_chess::{Start, StartChoice, StartError};
 
 /// How a command picks its position.
 #[derive(Args, Clone, Default)]
@@ -38,42 +39,55 @@ pub fn rules_for(choice: &Choice) -> Result<Rules> {
     catalog::load_rules(&spec).map_err(|e| anyhow!("{e}"))
 }
 
-/// The start position the choice names, if it names one (`--id`, `--setup`, `--random`).
-pub fn chosen_start(rules: &Rules, choice: &Choice) -> Result<Option<(u64, setup::StartPosition)>> {
-    let v = &rules.variant;
-    if let Some(s) = &choice.setup {
-        let sp = setup::parse_back_rank(v, s).map_err(|e| anyhow!("--setup: {e}"))?;
-        let id = setup::to_id(v, &sp).map_err(|e| anyhow!("--setup: {e}"))?;
-        return Ok(Some((id, sp)));
+impl Choice {
+    /// The library's start choice for `--fen`, `--setup`, `--id` or `--random` (`None` when
+    /// none of them is given).
+    fn start_choice(&self) -> Option<StartChoice> {
+        if let Some(fen) = &self.fen {
+            Some(StartChoice::Fen(fen.clone()))
+        } else if let Some(s) = &self.setup {
+            Some(StartChoice::BackRank(s.clone()))
+        } else if let Some(id) = self.id {
+            Some(StartChoice::Id(id))
+        } else {
+            self.random.then_some(StartChoice::Random)
+        }
     }
-    let id = if let Some(id) = choice.id {
-        Some(id)
-    } else if choice.random {
-        let seed = choice.seed.unwrap_or_else(|| {
+
+    /// The seed for `--random`: `--seed`, else the clock.
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(1)
-        });
-        Some(setup::random_id(v, seed))
-    } else {
-        None
-    };
-    match id {
-        Some(id) => {
-            let sp = setup::from_id(v, id).map_err(|e| anyhow!("--id: {e}"))?;
-            Ok(Some((id, sp)))
-        }
-        None => Ok(None),
+        })
     }
 }
 
+/// Resolves a start choice, naming the flag in errors.
+fn resolve(rules: &Rules, choice: &Choice, start: &StartChoice) -> Result<Start> {
+    start.resolve(rules, choice.seed()).map_err(|e| match e {
+        StartError::BackRank(e) => anyhow!("--setup: {e}"),
+        StartError::Id(e) => anyhow!("--id: {e}"),
+        StartError::Fen(e) => anyhow!("--fen: {e}"),
+        e @ StartError::Illegal(_) => anyhow!("{e}"),
+    })
+}
+
+/// The start position the choice names, if it names one (`--id`, `--setup`, `--random`).
+pub fn chosen_start(rules: &Rules, choice: &Choice) -> Result<Option<(u64, setup::StartPosition)>> {
+    let start = match choice.start_choice() {
+        None | Some(StartChoice::Fen(_)) => return Ok(None),
+        Some(start) => resolve(rules, choice, &start)?,
+    };
+    Ok(start.id.zip(start.back_ranks))
+}
+
+/// The position the choice names: `--fen`, a start position, or the variant's only start.
 pub fn position_for(rules: &Rules, choice: &Choice) -> Result<Position> {
-    if let Some(fen) = &choice.fen {
-        return Position::from_fen(rules, fen).map_err(|e| anyhow!("--fen: {e}"));
-    }
-    let start = match chosen_start(rules, choice)? {
-        Some(s) => s,
+    let start = match choice.start_choice() {
+        Some(start) => start,
         None => {
             let n = setup::count(&rules.variant);
             if n != 1 {
@@ -82,12 +96,8 @@ pub fn position_for(rules: &Rules, choice: &Choice) -> Result<Position> {
                     rules.variant.short
                 );
             }
-            (
-                0,
-                setup::from_id(&rules.variant, 0).map_err(|e| anyhow!(e))?,
-            )
+            StartChoice::Id(0)
         }
     };
-    let fen = setup::start_fen(&rules.variant, &start.1);
-    Position::from_fen(rules, &fen).with_context(|| format!("start FEN {fen}"))
+    Ok(resolve(rules, choice, &start)?.position)
 }

@@ -510,8 +510,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                     v.short,
                     setup::back_rank_string(v, &sp)
                 );
-                let fen = setup::start_fen(v, &sp);
-                Position::from_fen(&rules, &fen).with_context(|| format!("start FEN {fen}"))?
+                Position::from_start(&rules, &sp).map_err(|e| anyhow!("{e}"))?
             }
             None => position_for(&rules, c)?,
         }

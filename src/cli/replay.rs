@@ -93,8 +93,7 @@ fn start_for_game(args: &ReplayArgs, rules: &Rules, g: &PgnGame) -> Result<Posit
         return Position::from_fen(rules, fen).map_err(|e| anyhow!("--fen: {e}"));
     }
     if let Some((_, sp)) = chosen_start(rules, c)? {
-        let fen = setup::start_fen(&rules.variant, &sp);
-        return Position::from_fen(rules, &fen).map_err(|e| anyhow!("start FEN {fen}: {e}"));
+        return Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"));
     }
     if let Some(p) = pgn::start_position(rules, g).map_err(|e| anyhow!(e))? {
         return Ok(p);
@@ -107,8 +106,7 @@ fn start_for_game(args: &ReplayArgs, rules: &Rules, g: &PgnGame) -> Result<Posit
         );
     }
     let sp = setup::from_id(&rules.variant, 0).map_err(|e| anyhow!(e))?;
-    let fen = setup::start_fen(&rules.variant, &sp);
-    Position::from_fen(rules, &fen).map_err(|e| anyhow!("start FEN {fen}: {e}"))
+    Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"))
 }
 
 fn replay_one(args: &ReplayArgs, g: &PgnGame) -> Result<()> {

@@ -6,13 +6,12 @@
 //! With Fairy-Stockfish the variant is given as `UCI_Variant` (its `[fairy]` name) and a
 //! variants.ini through `VariantPath`; castling is exchanged king-takes-rook (`UCI_Chess960`).
 
-use super::{clock_seed, parse_coord};
+use super::{clock_seed, parse_coord, StartChoice};
 use crate::engine::{Engine, Limits};
 use crate::game::Game;
 use crate::pgn;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
-use crate::setup;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -299,28 +298,26 @@ fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> 
 
 /// The start positions of the match: `(id, position)` per pair of games.
 pub fn match_starts(rules: &Rules, cfg: &MatchConfig) -> Result<Vec<(u64, Position)>> {
-    let v = &rules.variant;
     let pairs = cfg.games.div_ceil(2) as usize;
     let seed = cfg.seed.unwrap_or_else(clock_seed);
     let mut out = Vec::new();
     for i in 0..pairs {
-        let id = if cfg.starts.is_empty() {
-            setup::random_id(v, seed.wrapping_add(i as u64))
+        let seed = seed.wrapping_add(i as u64);
+        let (choice, text) = if cfg.starts.is_empty() {
+            (StartChoice::Random, "random")
         } else {
             let s = &cfg.starts[i % cfg.starts.len()];
-            match s.parse::<u64>() {
-                Ok(id) => id,
-                Err(_) => {
-                    let sp = setup::parse_back_rank(v, s).map_err(|e| anyhow!("start {s}: {e}"))?;
-                    setup::to_id(v, &sp).map_err(|e| anyhow!("start {s}: {e}"))?
-                }
-            }
+            (StartChoice::parse(s), s.as_str())
         };
-        let sp = setup::from_id(v, id).map_err(|e| anyhow!(e))?;
-        let fen = setup::start_fen(v, &sp);
-        let mut pos = Position::from_fen(rules, &fen).map_err(|e| anyhow!("{e}"))?;
+        let start = choice
+            .resolve(rules, seed)
+            .map_err(|e| anyhow!("start {text}: {e}"))?;
+        let id = start.id.unwrap_or(0);
+        let mut pos = start.position;
         if !cfg.keep_adjustment {
-            pos = Position::from_fen(rules, &pos.fen_six(rules)).map_err(|e| anyhow!("{e}"))?;
+            let mut setup = pos.to_setup(rules);
+            setup.adjustment = Default::default();
+            pos = Position::from_setup(rules, setup).map_err(|e| anyhow!("{e}"))?;
         }
         out.push((id, pos));
     }

@@ -13,7 +13,6 @@ use crate::catalog;
 use crate::engine::{Engine, Limits, SearchInfo};
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
-use crate::setup;
 use crate::variant::Variant;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -172,27 +171,7 @@ pub fn one_line(s: &str) -> String {
 // Start positions
 // ---------------------------------------------------------------------------------------------
 
-/// Which start position `position startpos` / `new` means in a variant with many.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StartChoice {
-    Random,
-    Id(u64),
-    BackRank(String),
-}
-
-impl StartChoice {
-    /// `random`, a number (the start id) or a back rank like `BQRMBNKNR`.
-    pub fn parse(s: &str) -> StartChoice {
-        let s = s.trim();
-        if s.is_empty() || s.eq_ignore_ascii_case("random") || s == "<empty>" {
-            StartChoice::Random
-        } else if let Ok(id) = s.parse::<u64>() {
-            StartChoice::Id(id)
-        } else {
-            StartChoice::BackRank(s.to_string())
-        }
-    }
-}
+pub use crate::start::StartChoice;
 
 /// The start id and FEN the choice names. `seed` is used for [`StartChoice::Random`].
 pub fn choose_start(
@@ -200,19 +179,9 @@ pub fn choose_start(
     choice: &StartChoice,
     seed: u64,
 ) -> Result<(u64, String), String> {
-    let v = &rules.variant;
-    let (id, sp) = match choice {
-        StartChoice::Random => {
-            let id = setup::random_id(v, seed);
-            (id, setup::from_id(v, id)?)
-        }
-        StartChoice::Id(id) => (*id, setup::from_id(v, *id)?),
-        StartChoice::BackRank(s) => {
-            let sp = setup::parse_back_rank(v, s)?;
-            (setup::to_id(v, &sp)?, sp)
-        }
-    };
-    Ok((id, setup::start_fen(v, &sp)))
+    let start = choice.resolve(rules, seed).map_err(|e| e.to_string())?;
+    let fen = start.position.fen(rules);
+    Ok((start.id.unwrap_or(0), fen))
 }
 
 /// A seed that differs from run to run (for random starts).
