@@ -20,6 +20,7 @@ pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod refusal;
 pub mod rules;
 pub mod setup;
 pub mod start;

@@ -10,7 +10,9 @@
 
 use crate::geometry::{Geometry, Square};
 use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::refusal::{self, Intent, Refusal};
 use crate::rules::Rules;
+use std::fmt;
 
 /// Canonical SAN of a legal move in `pos`, with `+` or `#`.
 ///
@@ -158,58 +160,198 @@ fn strip_annotations(text: &str) -> (&str, Option<char>) {
     (s, mark)
 }
 
+/// Why a move text was not read as a move. Every variant carries the text as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SanError {
+    /// Not a move at all: what is wrong with the text.
+    Syntax { text: String, problem: String },
+    /// A well-formed move that cannot be played here, and why.
+    Illegal { text: String, reason: Box<Refusal> },
+    /// More than one legal move fits: the moves and their SAN.
+    Ambiguous {
+        text: String,
+        moves: Vec<Move>,
+        sans: Vec<String>,
+    },
+    /// Strict reading only: the move is legal but a mark in the text says otherwise.
+    Mismatch {
+        text: String,
+        san: String,
+        mark: MarkMismatch,
+    },
+}
+
+/// A capture, check or mate mark that the move does not bear out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkMismatch {
+    /// `x` on a move that captures nothing.
+    NotACapture,
+    /// `+` or `#` on a move that gives no check.
+    NotCheck,
+    /// `#` on a check that is not mate.
+    NotMate,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SanError::Syntax { text, problem } => write!(f, "`{text}`: {problem}"),
+            SanError::Illegal { text, reason } => write!(f, "`{text}` cannot be played: {reason}"),
+            SanError::Ambiguous { text, sans, .. } => write!(
+                f,
+                "`{text}` is ambiguous: it could be {}",
+                sans.join(" or ")
+            ),
+            SanError::Mismatch { san, mark, .. } => match mark {
+                MarkMismatch::NotACapture => write!(f, "{san} is not a capture"),
+                MarkMismatch::NotCheck => write!(f, "{san} gives no check"),
+                MarkMismatch::NotMate => write!(f, "{san} is check but not mate"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for SanError {}
+
+/// How closely a text must fit the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Game records: a wrong `x`, `+` or `#` is ignored (printed games have such slips;
+    /// `replay` reports marks separately).
+    Lenient,
+    /// A person typing a move: `Nxe5` onto an empty square is refused, since the player
+    /// believed something about the position that is not so.
+    Strict,
+}
+
+/// What went wrong inside the reader, before the text is attached.
+enum Fail {
+    Syntax(String),
+    Refused(Refusal),
+}
+
+impl From<Refusal> for Fail {
+    fn from(r: Refusal) -> Fail {
+        Fail::Refused(r)
+    }
+}
+
 /// Reads a move written in SAN (leniently) or as coordinates (`e2e4`, `f8f9m`, castling as the
 /// king taking its rook, adjustment as bishop square then partner square).
 ///
 /// # Errors
-/// When the text is malformed, when no legal move matches, or when more than one does (the
-/// message lists them in SAN).
-pub fn parse_san(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
-    let (body, _) = strip_annotations(text);
+/// When the text is malformed, when no legal move matches (with the reason), or when more
+/// than one does (listing them in SAN).
+pub fn parse_san(rules: &Rules, pos: &Position, text: &str) -> Result<Move, SanError> {
+    parse_san_as(rules, pos, text, Reading::Lenient)
+}
+
+/// [`parse_san`] with a choice of [`Reading`].
+///
+/// # Errors
+/// As [`parse_san`]; in strict reading also when an `x`, `+` or `#` does not fit the move.
+pub fn parse_san_as(
+    rules: &Rules,
+    pos: &Position,
+    text: &str,
+    reading: Reading,
+) -> Result<Move, SanError> {
+    let (body, mark) = strip_annotations(text);
+    let syntax = |problem: String| SanError::Syntax {
+        text: text.to_string(),
+        problem,
+    };
     if body.is_empty() {
-        return Err(format!("`{text}` is not a move"));
+        return Err(syntax("not a move".into()));
     }
     let legal = pos.legal_moves(rules);
-    let legal = legal.as_slice();
-    let pick = |found: Vec<Move>, what: &str| -> Result<Move, String> {
-        match found.len() {
-            1 => Ok(found[0]),
-            0 => Err(format!("`{text}`: {what}")),
-            _ => {
-                let names: Vec<String> = found.iter().map(|m| to_san(rules, pos, *m)).collect();
-                Err(format!(
-                    "`{text}` is ambiguous: it could be {}",
-                    names.join(" or ")
-                ))
-            }
+    let (found, intent) = match candidates(rules, pos, legal.as_slice(), body) {
+        Ok(x) => x,
+        Err(Fail::Syntax(p)) => return Err(syntax(p)),
+        Err(Fail::Refused(reason)) => {
+            return Err(SanError::Illegal {
+                text: text.to_string(),
+                reason: Box::new(reason),
+            })
         }
     };
+    let m = match found.as_slice() {
+        [m] => *m,
+        [] => {
+            return Err(SanError::Illegal {
+                text: text.to_string(),
+                reason: Box::new(refusal::explain(rules, pos, &intent)),
+            })
+        }
+        _ => {
+            return Err(SanError::Ambiguous {
+                text: text.to_string(),
+                sans: found.iter().map(|m| to_san(rules, pos, *m)).collect(),
+                moves: found,
+            })
+        }
+    };
+    if reading == Reading::Strict {
+        check_marks(rules, pos, m, body, mark, text)?;
+    }
+    Ok(m)
+}
+
+/// The legal moves a text can mean, and what it asks for (to explain an empty list).
+fn candidates(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    body: &str,
+) -> Result<(Vec<Move>, Intent), Fail> {
     if let Some(side) = parse_castle(rules, body).transpose() {
-        let side = side.map_err(|e| format!("`{text}`: {e}"))?;
+        let side = side.map_err(Fail::Syntax)?;
         let found = legal
             .iter()
             .copied()
             .filter(|m| m.kind == MoveKind::Castle { side })
             .collect();
-        let name = match &rules.castle_sides {
-            Some(s) => s[side as usize].notation.clone(),
-            None => String::new(),
-        };
-        return pick(found, &format!("castling {name} is not legal here"));
+        return Ok((found, Intent::Castle { side }));
     }
     if body.contains("<=>") {
-        return parse_adjust(rules, pos, legal, body).and_then(|v| {
-            pick(
-                v,
-                "no legal Bishop Adjustment matches (right lost, pieces moved, or in check)",
-            )
-        });
+        return parse_adjust(rules, pos, legal, body).map_err(Fail::Syntax);
     }
     if let Some(found) = parse_coordinates(rules, pos, legal, body)? {
-        return pick(found, "no legal move goes between those squares");
+        return Ok(found);
     }
-    let found = parse_standard(rules, pos, legal, body).map_err(|e| format!("`{text}`: {e}"))?;
-    pick(found, "no legal move matches")
+    parse_standard(rules, pos, legal, body)
+}
+
+/// Strict reading: the text's capture and check marks must be true of the move.
+fn check_marks(
+    rules: &Rules,
+    pos: &Position,
+    m: Move,
+    body: &str,
+    mark: Option<char>,
+    text: &str,
+) -> Result<(), SanError> {
+    let mismatch = |mark| SanError::Mismatch {
+        text: text.to_string(),
+        san: san_body(rules, pos, m),
+        mark,
+    };
+    // A board with an x-file could make `x` a file letter; there it says nothing.
+    let says_capture = rules.geo.files < 24 && body.contains(['x', ':']);
+    if says_capture && !is_capture(pos, m) && !matches!(m.kind, MoveKind::Castle { .. }) {
+        return Err(mismatch(MarkMismatch::NotACapture));
+    }
+    if mark.is_some() {
+        let after = pos.play_unchecked(rules, m);
+        let check = after.in_check(rules);
+        if !check {
+            return Err(mismatch(MarkMismatch::NotCheck));
+        }
+        if mark == Some('#') && !after.legal_moves(rules).is_empty() {
+            return Err(mismatch(MarkMismatch::NotMate));
+        }
+    }
+    Ok(())
 }
 
 /// `Some(side)` when the text is castling; an error when it names no side or two.
@@ -266,7 +408,7 @@ fn parse_adjust(
     pos: &Position,
     legal: &[Move],
     body: &str,
-) -> Result<Vec<Move>, String> {
+) -> Result<(Vec<Move>, Intent), String> {
     let geo = &rules.geo;
     let bad = || format!("`{body}` is not a Bishop Adjustment (write it like Bc<=>Q)");
     let (left, right) = body.split_once("<=>").ok_or_else(bad)?;
@@ -298,7 +440,7 @@ fn parse_adjust(
         }
     };
     let letter_of = |sq: Square| pos.piece_at(sq).map(|p| rules.variant.pieces[p.0].letter);
-    Ok(legal
+    let found = legal
         .iter()
         .copied()
         .filter(|m| {
@@ -311,7 +453,15 @@ fn parse_adjust(
                     geo.file(m.to) == f && r.is_none_or(|r| geo.rank(m.to) == r)
                 })
         })
-        .collect())
+        .collect();
+    Ok((
+        found,
+        Intent::Adjust {
+            bishop,
+            file,
+            partner,
+        },
+    ))
 }
 
 /// Coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7e8=Q`): `None` when the text is not of that form.
@@ -320,7 +470,7 @@ fn parse_coordinates(
     pos: &Position,
     legal: &[Move],
     body: &str,
-) -> Result<Option<Vec<Move>>, String> {
+) -> Result<Option<(Vec<Move>, Intent)>, Fail> {
     let geo = &rules.geo;
     let b = body.as_bytes();
     // first square
@@ -378,29 +528,25 @@ fn parse_coordinates(
             .collect();
     }
     filter_promo(rules, &mut found, promo)?;
-    Ok(Some(found))
+    Ok(Some((found, Intent::Squares { from, to })))
 }
 
 /// Keeps the moves with the given promotion; without one, refuses to choose a promotion piece.
-fn filter_promo(rules: &Rules, found: &mut Vec<Move>, promo: Option<u8>) -> Result<(), String> {
+fn filter_promo(rules: &Rules, found: &mut Vec<Move>, promo: Option<u8>) -> Result<(), Refusal> {
     match promo {
         Some(p) => {
             if found.iter().all(|m| m.promo == NO_PROMO) && !found.is_empty() {
-                return Err(format!(
-                    "promotion to {} on a move that does not promote",
-                    rules.variant.pieces[p as usize].letter
-                ));
+                return Err(Refusal::NotAPromotion {
+                    letter: rules.variant.pieces[p as usize].letter,
+                });
             }
             found.retain(|m| m.promo == p);
         }
         None => {
             if !found.is_empty() && found.iter().all(|m| m.promo != NO_PROMO) {
-                let letters: String = rules
-                    .promotion_to
-                    .iter()
-                    .map(|&t| rules.variant.pieces[t].letter)
-                    .collect();
-                return Err(format!("a promotion needs its piece (one of {letters})"));
+                return Err(Refusal::PromotionNeedsPiece {
+                    choices: promotion_letters(rules),
+                });
             }
             found.retain(|m| m.promo == NO_PROMO);
         }
@@ -409,7 +555,7 @@ fn filter_promo(rules: &Rules, found: &mut Vec<Move>, promo: Option<u8>) -> Resu
 }
 
 /// The piece type a promotion letter names (either case).
-fn promo_letter(rules: &Rules, c: char) -> Result<u8, String> {
+fn promo_letter(rules: &Rules, c: char) -> Result<u8, Refusal> {
     let up = c.to_ascii_uppercase();
     rules
         .promotion_to
@@ -417,7 +563,19 @@ fn promo_letter(rules: &Rules, c: char) -> Result<u8, String> {
         .copied()
         .find(|&t| rules.variant.pieces[t].letter == up)
         .map(|t| t as u8)
-        .ok_or_else(|| format!("`{c}` is not a piece a pawn can promote to here"))
+        .ok_or_else(|| Refusal::NotAPromotionPiece {
+            letter: c,
+            choices: promotion_letters(rules),
+        })
+}
+
+/// The letters of the pieces a pawn may promote to (`QRBN`).
+fn promotion_letters(rules: &Rules) -> String {
+    rules
+        .promotion_to
+        .iter()
+        .map(|&t| rules.variant.pieces[t].letter)
+        .collect()
 }
 
 /// Ordinary SAN: `[Piece][file][rank][x]square[=Promo]`.
@@ -426,7 +584,7 @@ fn parse_standard(
     pos: &Position,
     legal: &[Move],
     body: &str,
-) -> Result<Vec<Move>, String> {
+) -> Result<(Vec<Move>, Intent), Fail> {
     let geo = &rules.geo;
     let chars: Vec<char> = body.chars().collect();
     let mut end = chars.len();
@@ -448,12 +606,12 @@ fn parse_standard(
         .take_while(|c| c.is_ascii_digit())
         .count();
     if digits == 0 || end < digits + 1 {
-        return Err("no destination square".into());
+        return Err(Fail::Syntax("no destination square".into()));
     }
     let dest_txt: String = chars[end - digits - 1..end].iter().collect();
     let to = geo
         .parse_square(&dest_txt)
-        .ok_or_else(|| format!("`{dest_txt}` is not a square of this board"))?;
+        .ok_or_else(|| Fail::Syntax(format!("`{dest_txt}` is not a square of this board")))?;
     let mut head = &chars[..end - digits - 1];
     if let Some((&last, rest)) = head.split_last() {
         if last == 'x' || last == ':' || last == '-' {
@@ -469,13 +627,15 @@ fn parse_standard(
                 .pieces
                 .iter()
                 .position(|p| p.letter == first)
-                .ok_or_else(|| format!("`{first}` is not a piece of this variant"))?;
+                .ok_or_else(|| Fail::Syntax(format!("`{first}` is not a piece of this variant")))?;
             piece = Some(t);
             head = rest;
         }
     }
     let Some(piece) = piece else {
-        return Err("no piece letter (this variant has no pawns)".into());
+        return Err(Fail::Syntax(
+            "no piece letter (this variant has no pawns)".into(),
+        ));
     };
     // Disambiguation: optional file, optional rank.
     let mut dfile = None;
@@ -485,7 +645,7 @@ fn parse_standard(
         if c.is_ascii_lowercase() {
             dfile = Some(
                 geo.parse_file(c)
-                    .ok_or_else(|| format!("`{c}` is not a file of this board"))?,
+                    .ok_or_else(|| Fail::Syntax(format!("`{c}` is not a file of this board")))?,
             );
             h = rest;
         }
@@ -494,9 +654,9 @@ fn parse_standard(
         let r: String = h.iter().collect();
         let n: u32 = r
             .parse()
-            .map_err(|_| format!("cannot read `{r}` in the move"))?;
+            .map_err(|_| Fail::Syntax(format!("cannot read `{r}` in the move")))?;
         if n == 0 || n > geo.ranks as u32 {
-            return Err(format!("rank {n} is not on this board"));
+            return Err(Fail::Syntax(format!("rank {n} is not on this board")));
         }
         drank = Some((n - 1) as u8);
     }
@@ -512,7 +672,13 @@ fn parse_standard(
         })
         .collect();
     filter_promo(rules, &mut found, promo)?;
-    Ok(found)
+    let intent = Intent::Piece {
+        kind: piece,
+        file: dfile,
+        rank: drank,
+        to,
+    };
+    Ok((found, intent))
 }
 
 #[cfg(test)]
@@ -574,9 +740,11 @@ mod tests {
         }
         assert!(parse_san(&rules, &pos, "Nd2")
             .unwrap_err()
+            .to_string()
             .contains("ambiguous"));
         assert!(parse_san(&rules, &pos, "Ra3")
             .unwrap_err()
+            .to_string()
             .contains("ambiguous"));
         let q = parse_san(&rules, &pos, "g8=Q").unwrap();
         assert_eq!(parse_san(&rules, &pos, "g8Q").unwrap(), q);
@@ -584,6 +752,7 @@ mod tests {
         assert_eq!(parse_san(&rules, &pos, "g7g8q").unwrap(), q);
         assert!(parse_san(&rules, &pos, "g8")
             .unwrap_err()
+            .to_string()
             .contains("promotion"));
         assert!(parse_san(&rules, &pos, "g8=K").is_err());
     }
@@ -627,10 +796,19 @@ mod tests {
         assert_eq!(parse_san(&mrc, &p, "O-Of").unwrap(), m);
         assert_eq!(parse_san(&mrc, &p, "e1i1").unwrap(), m);
         assert_eq!(parse_san(&mrc, &p, "e1g1").unwrap(), m);
-        assert!(parse_san(&mrc, &p, "O-O-O")
+        match parse_san(&mrc, &p, "O-O-O") {
+            Err(SanError::Illegal { reason, .. }) => {
+                assert!(
+                    matches!(*reason, Refusal::CastlingBlocked { .. }),
+                    "{reason}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_san(&mrc, &p, "O-Oe")
             .unwrap_err()
-            .contains("not legal"));
-        assert!(parse_san(&mrc, &p, "O-Oe").unwrap_err().contains("neither"));
+            .to_string()
+            .contains("neither"));
         // ICRC: `O-Og` is the h-side castling (the rook lands on g).
         let icrc = catalog::load_rules("icrc").unwrap();
         assert_eq!(parse_castle(&icrc, "O-Og"), Ok(Some(1)));
@@ -672,7 +850,61 @@ mod tests {
         assert!(sans.contains(&"Be<=>Nf".to_string()), "{sans:?}");
         assert!(parse_san(&mrc, &p, "Be<=>N")
             .unwrap_err()
+            .to_string()
             .contains("ambiguous"));
         assert!(parse_san(&mrc, &p, "Be<=>Nf").is_ok());
+    }
+
+    #[test]
+    fn strict_reading_refuses_marks_that_do_not_fit() {
+        let rules = catalog::load_rules("chess").unwrap();
+        let pos = Position::from_fen(
+            &rules,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        // Lenient (records): the slip is read as the only move it can mean.
+        assert_eq!(parse_san(&rules, &pos, "Nxc3").unwrap().uci(&rules), "b1c3");
+        let e = parse_san_as(&rules, &pos, "Nxc3", Reading::Strict).unwrap_err();
+        assert_eq!(e.to_string(), "Nc3 is not a capture");
+        let e = parse_san_as(&rules, &pos, "e4+", Reading::Strict).unwrap_err();
+        assert!(matches!(
+            e,
+            SanError::Mismatch {
+                mark: MarkMismatch::NotCheck,
+                ..
+            }
+        ));
+        // Right marks and none at all pass.
+        assert!(parse_san_as(&rules, &pos, "Nc3", Reading::Strict).is_ok());
+        let mate = Position::from_fen(&rules, "7k/8/6K1/8/8/8/8/R7 w - - 0 1").unwrap();
+        assert!(parse_san_as(&rules, &mate, "Ra8#", Reading::Strict).is_ok());
+        assert!(parse_san_as(&rules, &mate, "Ra8", Reading::Strict).is_ok());
+        let e = parse_san_as(&rules, &mate, "Rh1#", Reading::Strict).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                SanError::Mismatch {
+                    mark: MarkMismatch::NotMate,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_canonical_san_reads_strictly() {
+        let mrc = catalog::load_rules("mrc").unwrap();
+        let p = start(&mrc, "BQRMBNKNR");
+        let p = play(&mrc, p, &["e4", "e7", "d4", "d7"]);
+        for &m in p.legal_moves(&mrc).iter() {
+            let san = to_san(&mrc, &p, m);
+            assert_eq!(
+                parse_san_as(&mrc, &p, &san, Reading::Strict),
+                Ok(m),
+                "{san}"
+            );
+        }
     }
 }

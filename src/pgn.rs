@@ -38,13 +38,20 @@ impl SanToken {
 
 /// A game as read: tags in file order, moves, the result token if any, and what looked wrong
 /// but did not stop the reading (a move number that does not fit the count).
+///
+/// At most [`MAX_WARNINGS`] warnings are kept; `more_warnings` counts the rest, so a file with
+/// a million bad move numbers costs a bounded amount of memory and output.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<SanToken>,
     pub result: Option<String>,
     pub warnings: Vec<String>,
+    pub more_warnings: usize,
 }
+
+/// Warnings kept per game.
+pub const MAX_WARNINGS: usize = 10;
 
 impl PgnGame {
     /// The value of a tag (the first one with that name, case-sensitive as PGN says).
@@ -54,23 +61,83 @@ impl PgnGame {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// Records a warning, keeping at most [`MAX_WARNINGS`].
+    pub fn warn(&mut self, message: String) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(message);
+        } else {
+            self.more_warnings += 1;
+        }
+    }
+
+    /// How people name the game in a message: `White - Black, Event, Date` from its tags.
+    pub fn title(&self) -> String {
+        title_of(&self.tags)
+    }
 }
 
-/// A syntax error in a PGN text: where and what.
+fn title_of(tags: &[(String, String)]) -> String {
+    let get = |k: &str| {
+        tags.iter()
+            .find(|(n, v)| n == k && !v.is_empty() && v != "?")
+            .map(|(_, v)| v.clone())
+    };
+    let mut parts = Vec::new();
+    if let (Some(w), Some(b)) = (get("White"), get("Black")) {
+        parts.push(format!("{w} - {b}"));
+    }
+    parts.extend(["Event", "Date", "Round"].iter().filter_map(|k| get(k)));
+    parts.join(", ")
+}
+
+/// A PGN file's bytes as text. PGN's standard says Latin-1 (ISO 8859-1); most files today are
+/// UTF-8. Valid UTF-8 is taken as such (a byte-order mark dropped), anything else as Latin-1,
+/// which every byte sequence is. Line ends become `\n` (CR LF and a lone CR alike).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    /// True when the bytes were not UTF-8 and were read as Latin-1.
+    pub latin1: bool,
+}
+
+/// Decodes a PGN file (see [`Decoded`]).
+pub fn decode(bytes: &[u8]) -> Decoded {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let (text, latin1) = match std::str::from_utf8(bytes) {
+        Ok(t) => (t.to_string(), false),
+        Err(_) => (bytes.iter().map(|&b| char::from(b)).collect(), true),
+    };
+    let text = if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
+    };
+    Decoded { text, latin1 }
+}
+
+/// A syntax error in a PGN text: where, in which game (its number in the file, from 1, and
+/// its tags as far as read), and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    pub game: usize,
+    pub game_title: String,
 }
 
 impl fmt::Display for PgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "PGN line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
+        write!(f, "PGN line {}, column {}", self.line, self.column)?;
+        if self.game > 1 || !self.game_title.is_empty() {
+            write!(f, " (game {}", self.game)?;
+            if !self.game_title.is_empty() {
+                write!(f, ": {}", self.game_title)?;
+            }
+            write!(f, ")")?;
+        }
+        write!(f, ": {}", self.message)
     }
 }
 
@@ -106,6 +173,8 @@ impl Reader<'_> {
             line,
             column: col,
             message: message.into(),
+            game: 0,
+            game_title: String::new(),
         }
     }
     /// True when only spaces stand between the line start and the cursor.
@@ -258,7 +327,7 @@ impl Building {
         let black = dots >= 3;
         let fits = n == self.number && black != self.white;
         if !fits {
-            self.game.warnings.push(format!(
+            self.game.warn(format!(
                 "line {line}: move number {n}{} does not fit the count (next is {}{})",
                 if black { "..." } else { "." },
                 self.number,
@@ -274,6 +343,17 @@ impl Building {
 /// On broken syntax: a tag without its closing quote or bracket, a comment or variation never
 /// closed, a stray `)` or `}`. Move texts are not checked here (see [`replay`]).
 pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut games = Vec::new();
+    let mut b = Building::default();
+    parse_into(text, &mut games, &mut b).map_err(|mut e| {
+        e.game = games.len() + 1;
+        e.game_title = title_of(&b.game.tags);
+        e
+    })?;
+    Ok(games)
+}
+
+fn parse_into(text: &str, games: &mut Vec<PgnGame>, b: &mut Building) -> Result<(), PgnError> {
     let mut r = Reader {
         chars: text.chars().collect(),
         i: 0,
@@ -281,8 +361,6 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         col: 1,
         _text: text,
     };
-    let mut games = Vec::new();
-    let mut b = Building::default();
     let finish = |b: &mut Building, games: &mut Vec<PgnGame>| {
         if b.has_content() {
             games.push(std::mem::take(&mut b.game));
@@ -302,7 +380,7 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             }
             '[' if r.at_line_start() && r.looks_like_tag() => {
                 if b.started || b.game.result.is_some() {
-                    finish(&mut b, &mut games);
+                    finish(b, games);
                 }
                 let pair = r.tag_pair()?;
                 b.game.tags.push(pair);
@@ -352,15 +430,15 @@ pub fn parse_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     word.push(c);
                     r.bump();
                 }
-                handle_word(&mut b, &word, line);
+                handle_word(b, &word, line);
                 if b.game.result.is_some() {
-                    finish(&mut b, &mut games);
+                    finish(b, games);
                 }
             }
         }
     }
-    finish(&mut b, &mut games);
-    Ok(games)
+    finish(b, games);
+    Ok(())
 }
 
 fn handle_word(b: &mut Building, word: &str, line: usize) {
@@ -537,7 +615,7 @@ pub fn replay(
         };
         let m = match notation::parse_san(rules, &pos, &token.text) {
             Ok(m) => m,
-            Err(e) => return Err(fail(e, &game)),
+            Err(e) => return Err(fail(e.to_string(), &game)),
         };
         if let Err(e) = game.play(rules, m) {
             return Err(fail(e, &game));
@@ -547,8 +625,7 @@ pub fn replay(
     Ok(game)
 }
 
-/// Writes a game as PGN: the seven standard tags (from `tags` or `?`), `Variant` (unless
-/// chess), `SetUp` and `FEN` when the game does not start from the variant's only start
+/// Writes a game as PGN: the seven standard tags (from `tags` or `?`), `Variant` (always), `SetUp` and `FEN` when the game does not start from the variant's only start
 /// position, the other given tags, then the moves in canonical SAN and the result.
 pub fn write_game(rules: &Rules, game: &Game, tags: &[(String, String)]) -> String {
     let given = |k: &str| tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
@@ -574,10 +651,10 @@ pub fn write_game(rules: &Rules, game: &Game, tags: &[(String, String)]) -> Stri
     }
     tag("Result", &result);
     let v = &rules.variant;
-    let variant = given("Variant").or_else(|| (v.short != "chess").then(|| v.short.clone()));
-    if let Some(name) = &variant {
-        tag("Variant", name);
-    }
+    // Always written, chess too: a reader without it assumes orthodox chess, and a record
+    // that says what it is needs no guess.
+    let variant = given("Variant").unwrap_or_else(|| v.short.clone());
+    tag("Variant", &variant);
     let start_fen = game.start().fen(rules);
     let only_start = (setup::count(v) == 1)
         .then(|| setup::from_id(v, 0).ok())
@@ -684,5 +761,38 @@ mod tests {
         assert_eq!(variant_for_tag("Standard"), Some("chess"));
         assert_eq!(variant_for_tag("Chess960"), Some("chess960"));
         assert_eq!(variant_for_tag("Crazyhouse"), None);
+    }
+
+    #[test]
+    fn latin1_bom_and_cr_line_ends_are_read() {
+        let latin1 = b"[Event \"M\xfcnchen\"]\r[White \"J\xf6rg\"]\r\r1. e4 e5 *\r";
+        let d = decode(latin1);
+        assert!(d.latin1);
+        let g = &parse_games(&d.text).unwrap()[0];
+        assert_eq!(g.tag("Event"), Some("M\u{fc}nchen"));
+        assert_eq!(g.tag("White"), Some("J\u{f6}rg"));
+        assert_eq!(g.moves.len(), 2);
+        let bom = "\u{feff}[Event \"x\"]\r\n\r\n1. d4 *\r\n".as_bytes();
+        let d = decode(bom);
+        assert!(!d.latin1);
+        assert!(!d.text.contains('\r') && !d.text.starts_with('\u{feff}'));
+        assert_eq!(parse_games(&d.text).unwrap()[0].moves.len(), 1);
+    }
+
+    #[test]
+    fn warnings_are_bounded() {
+        let text = "1. e4 ".to_string() + &"7. ".repeat(100_000) + "*";
+        let g = &parse_games(&text).unwrap()[0];
+        assert_eq!(g.warnings.len(), MAX_WARNINGS);
+        assert_eq!(g.more_warnings, 100_000 - MAX_WARNINGS);
+    }
+
+    #[test]
+    fn a_syntax_error_names_its_game() {
+        let text =
+            "[White \"A\"]\n[Black \"B\"]\n1. e4 *\n\n[White \"C\"]\n[Black \"D\"]\n1. e4 {open\n";
+        let e = parse_games(text).unwrap_err();
+        assert_eq!(e.game, 2);
+        assert!(e.to_string().contains("game 2: C - D"), "{e}");
     }
 }

@@ -1,23 +1,19 @@
 //! `modern-chess replay` end to end, through the built binary, the way a user runs it.
+//! Every run has a time limit, so a hang fails the test.
+
+mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_modern-chess"))
-}
+use std::time::Duration;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out: Output = bin().args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    let dir = std::env::temp_dir().join(format!("mc-replay-data-{}", std::process::id()));
+    let r = support::run(support::command(args, &dir), b"", Duration::from_secs(120));
+    (r.status.success(), r.stdout, r.stderr)
 }
 
 /// A file in a per-test temporary directory.
@@ -51,7 +47,7 @@ fn a_slip_stops_the_replay_naming_move_text_and_legal_moves() {
     let (ok, out, err) = run(&["replay", &data("mrc-11017.pgn")]);
     assert!(!ok);
     assert!(err.contains("7...Ngd7"), "{err}");
-    assert!(err.contains("no legal move matches"), "{err}");
+    assert!(err.contains("you have no knight on the g-file"), "{err}");
     assert!(err.contains("Ncd7") && err.contains("Ned7"), "{err}");
     assert!(out.contains("stopped at move 7...Ngd7"), "{out}");
     let (ok, _, err) = run(&["replay", &data("mrc-14441.pgn")]);
@@ -109,9 +105,23 @@ fn start_position_comes_from_fen_tag_or_options() {
     let (ok, out, err) = run(&["replay", "-v", "mrc", "--setup", "BQRMBNKNR", &moves]);
     assert!(ok, "{err}");
     assert!(out.contains("replayed 2 move(s) (3 plies)"), "{out}");
+    // Without a Variant tag or --variant the record is orthodox chess: an MRC FEN says so.
+    let (ok, _, err) = run(&[
+        "replay",
+        "--fen",
+        "rnknbmrqb/ppppppppp/9/9/9/9/9/PPPPPPPPP/BQRMBNKNR w CIag - 0 1",
+        &moves,
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("orthodox chess") && err.contains("--variant"),
+        "{err}"
+    );
     // --fen overrides the record's FEN tag.
     let (ok, _, err) = run(&[
         "replay",
+        "--variant",
+        "mrc",
         "--fen",
         "rnknbmrqb/ppppppppp/9/9/9/9/9/PPPPPPPPP/BQRMBNKNR w CIag - 0 1",
         &moves,
@@ -155,4 +165,75 @@ fn bad_input_fails_cleanly() {
     assert!(!ok);
     assert!(err.contains("line 2, column 7"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A file with these exact bytes in the per-test temporary directory.
+fn temp_bytes(name: &str, bytes: &[u8]) -> String {
+    let dir: PathBuf = std::env::temp_dir().join(format!("mc-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().to_string()
+}
+
+#[test]
+fn latin1_bom_and_cr_only_records_are_read() {
+    // PGN's own encoding: Latin-1 (0xe9 is e-acute), with CR-only line ends.
+    let latin1 = temp_bytes(
+        "latin1.pgn",
+        b"[Event \"Championnat de Gen\xe8ve\"]\r[White \"Ren\xe9\"]\r[Black \"Zo\xe9\"]\r\r1. e4 e5 2. Nf3 *\r",
+    );
+    let (ok, out, err) = run(&["replay", &latin1]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(3 plies)"), "{out}");
+    let bom = temp_bytes(
+        "bom.pgn",
+        "\u{feff}[Event \"x\"]\r\n\r\n1. d4 d5 *\r\n".as_bytes(),
+    );
+    let (ok, out, err) = run(&["replay", &bom]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(2 plies)"), "{out}");
+}
+
+#[test]
+fn a_record_without_variant_tag_is_orthodox_chess() {
+    let pgn = temp(
+        "no-variant.pgn",
+        "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    );
+    let (ok, out, err) = run(&["replay", &pgn]);
+    assert!(ok, "{err}");
+    assert!(out.contains("checkmate, White wins"), "{out}");
+}
+
+#[test]
+fn errors_in_a_file_of_several_games_name_the_game() {
+    let pgn = temp(
+        "several-bad.pgn",
+        "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. e4 e5 *\n\n\
+         [White \"Cid\"]\n[Black \"Dee\"]\n[Event \"Club\"]\n\n1. e4 Ke7 2. Kf3 *\n",
+    );
+    let (ok, _, err) = run(&["replay", &pgn]);
+    assert!(!ok);
+    assert!(err.contains("game 2 of 2 (Cid - Dee, Club)"), "{err}");
+    let broken = temp(
+        "several-syntax.pgn",
+        "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. e4 e5 *\n\n[White \"Cid\"]\n[Black \"Dee\"]\n\n1. e4 {never closed\n",
+    );
+    let (ok, _, err) = run(&["replay", &broken]);
+    assert!(!ok);
+    assert!(err.contains("game 2: Cid - Dee"), "{err}");
+}
+
+#[test]
+fn a_million_bad_move_numbers_give_a_bounded_number_of_warnings() {
+    let text = format!(
+        "[Variant \"chess\"]\n\n1. e4 {} e5 *\n",
+        "9. ".repeat(1_000_000)
+    );
+    let pgn = temp("bad-numbers.pgn", &text);
+    let (ok, _, err) = run(&["replay", &pgn]);
+    assert!(ok, "{}", &err[..err.len().min(2000)]);
+    assert!(err.lines().count() <= 20, "{} lines", err.lines().count());
+    assert!(err.contains("more like these"), "{err}");
 }

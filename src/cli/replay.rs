@@ -28,8 +28,10 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
+    let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
+    // PGN is Latin-1 by its standard; UTF-8 (with or without a BOM) is read as such.
+    let text = pgn::decode(&bytes).text;
     let games = pgn::parse_games(&text).map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     if games.is_empty() {
         bail!("{}: no game found", args.file.display());
@@ -40,7 +42,16 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             println!("== game {} of {}{}", i + 1, games.len(), title(g));
         }
         if let Err(e) = replay_one(&args, g) {
-            eprintln!("error: {e:#}");
+            if games.len() > 1 {
+                eprintln!(
+                    "error: game {} of {}{}: {e:#}",
+                    i + 1,
+                    games.len(),
+                    named(g)
+                );
+            } else {
+                eprintln!("error: {e:#}");
+            }
             failed += 1;
         }
     }
@@ -54,6 +65,16 @@ fn title(g: &PgnGame) -> String {
     match (g.tag("White"), g.tag("Black")) {
         (Some(w), Some(b)) => format!(": {w} - {b}"),
         _ => String::new(),
+    }
+}
+
+/// ` (White - Black, Event, Date)` for an error message, empty when the game has no tags.
+fn named(g: &PgnGame) -> String {
+    let t = g.title();
+    if t.is_empty() {
+        String::new()
+    } else {
+        format!(" ({t})")
     }
 }
 
@@ -71,32 +92,35 @@ fn rules_for_game(args: &ReplayArgs, g: &PgnGame) -> Result<Rules> {
         }
         return Ok(rules);
     }
+    // No Variant tag means orthodox chess, as every PGN reader takes it.
     let spec = match tag {
         Some(t) => match pgn::variant_for_tag(t) {
             Some(s) => s.to_string(),
-            None => {
-                eprintln!(
-                    "warning: unknown Variant tag `{t}`; replaying as {} (choose with --variant)",
-                    catalog::DEFAULT_VARIANT
-                );
-                catalog::DEFAULT_VARIANT.to_string()
-            }
+            None => bail!("unknown Variant tag `{t}`: give the variant with --variant"),
         },
-        None => catalog::DEFAULT_VARIANT.to_string(),
+        None => "chess".to_string(),
     };
     catalog::load_rules(&spec).map_err(|e| anyhow!("{e}"))
 }
 
 fn start_for_game(args: &ReplayArgs, rules: &Rules, g: &PgnGame) -> Result<Position> {
     let c = &args.choice;
+    let guessed = g.tag("Variant").is_none() && c.variant.is_none();
+    let hint = if guessed {
+        ": the record has no Variant tag, so it is read as orthodox chess; give its variant with --variant"
+    } else {
+        ""
+    };
     if let Some(fen) = &c.fen {
-        return Position::from_fen(rules, fen).map_err(|e| anyhow!("--fen: {e}"));
+        return Position::from_fen(rules, fen).map_err(|e| anyhow!("--fen: {e}{hint}"));
     }
     if let Some((_, sp)) = chosen_start(rules, c)? {
         return Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"));
     }
-    if let Some(p) = pgn::start_position(rules, g).map_err(|e| anyhow!(e))? {
-        return Ok(p);
+    match pgn::start_position(rules, g) {
+        Ok(Some(p)) => return Ok(p),
+        Ok(None) => {}
+        Err(e) => bail!("{e}{hint}"),
     }
     let n = setup::count(&rules.variant);
     if n != 1 {
@@ -112,6 +136,9 @@ fn start_for_game(args: &ReplayArgs, rules: &Rules, g: &PgnGame) -> Result<Posit
 fn replay_one(args: &ReplayArgs, g: &PgnGame) -> Result<()> {
     for w in &g.warnings {
         eprintln!("warning: {w}");
+    }
+    if g.more_warnings > 0 {
+        eprintln!("warning: ... and {} more like these", g.more_warnings);
     }
     let rules = rules_for_game(args, g)?;
     let start = start_for_game(args, &rules, g)?;
