@@ -98,9 +98,7 @@ fn start_position(rules: &Rules, args: &PlayArgs) -> Result<(Position, Option<u6
                 v.short,
                 setup::back_rank_string(v, &sp)
             );
-            let fen = setup::start_fen(v, &sp);
-            let pos =
-                Position::from_fen(rules, &fen).with_context(|| format!("start FEN {fen}"))?;
+            let pos = Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"))?;
             Ok((pos, Some(id)))
         }
         None => Ok((position_for(rules, c)?, None)),
