@@ -637,7 +637,31 @@ fn parse_standard(
             "no piece letter (this variant has no pawns)".into(),
         ));
     };
-    // Disambiguation: optional file, optional rank.
+    let (dfile, drank) = disambiguation(rules, head)?;
+    let mut found: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
+                && m.to == to
+                && pos.piece_at(m.from).map(|p| p.0) == Some(piece)
+                && dfile.is_none_or(|f| geo.file(m.from) == f)
+                && drank.is_none_or(|r| geo.rank(m.from) == r)
+        })
+        .collect();
+    filter_promo(rules, &mut found, promo)?;
+    let intent = Intent::Piece {
+        kind: piece,
+        file: dfile,
+        rank: drank,
+        to,
+    };
+    Ok((found, intent))
+}
+
+/// The optional origin file and rank between a SAN move's piece letter and its destination.
+fn disambiguation(rules: &Rules, head: &[char]) -> Result<(Option<u8>, Option<u8>), Fail> {
+    let geo = &rules.geo;
     let mut dfile = None;
     let mut drank = None;
     let mut h = head;
@@ -660,25 +684,7 @@ fn parse_standard(
         }
         drank = Some((n - 1) as u8);
     }
-    let mut found: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| {
-            !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
-                && m.to == to
-                && pos.piece_at(m.from).map(|p| p.0) == Some(piece)
-                && dfile.is_none_or(|f| geo.file(m.from) == f)
-                && drank.is_none_or(|r| geo.rank(m.from) == r)
-        })
-        .collect();
-    filter_promo(rules, &mut found, promo)?;
-    let intent = Intent::Piece {
-        kind: piece,
-        file: dfile,
-        rank: drank,
-        to,
-    };
-    Ok((found, intent))
+    Ok((dfile, drank))
 }
 
 #[cfg(test)]
