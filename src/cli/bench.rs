@@ -16,11 +16,10 @@ use modern_chess::setup;
 use modern_chess::variant::Variant;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use super::uci_client::UciClient;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const REFERENCE: &str = include_str!("../../tests/data/perft.toml");
 
@@ -332,64 +331,39 @@ fn fairy_ini(variants: &[&Variant]) -> String {
 // Talking to a UCI engine
 // ---------------------------------------------------------------------------------------------
 
+/// Fairy-Stockfish or Stockfish through the one UCI client the binary has (shared with
+/// `match`), timed by wall clock or by the child's CPU time.
 struct Uci {
-    name: String,
+    client: UciClient,
     clock: Clock,
-    child: Child,
-    stdin: ChildStdin,
-    out: BufReader<ChildStdout>,
 }
+
+/// A perft may take long, but an engine that says nothing for this long is stuck.
+const PERFT_WAIT: Duration = Duration::from_secs(3600);
 
 impl Uci {
     fn start(path: &Path, cpu: bool) -> Result<Uci> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {}", path.display()))?;
-        let stdin = child.stdin.take().context("engine stdin")?;
-        let out = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let client = UciClient::start(&format!("\"{}\"", path.display()))?;
         let clock = if cpu {
-            Clock::Cpu(Some(child.id()))
+            Clock::Cpu(Some(client.pid()))
         } else {
             Clock::Wall
         };
-        let mut e = Uci {
-            name: path.display().to_string(),
-            clock,
-            child,
-            stdin,
-            out,
-        };
-        e.send("uci")?;
-        e.wait_for("uciok")?;
-        Ok(e)
+        Ok(Uci { client, clock })
     }
 
     fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .with_context(|| format!("{} stopped reading", self.name))
+        self.client.send(line)
     }
 
     /// Reads lines until one starts with `prefix`; returns it.
     fn wait_for(&mut self, prefix: &str) -> Result<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.out.read_line(&mut line)? == 0 {
-                bail!("{} ended before printing `{prefix}`", self.name);
-            }
-            if line.trim_start().starts_with(prefix) {
-                return Ok(line.trim().to_string());
-            }
-        }
+        let lines = self.client.read_until(prefix, PERFT_WAIT)?;
+        Ok(lines.last().map(|l| l.trim().to_string()).unwrap_or_default())
     }
 
     fn sync(&mut self) -> Result<()> {
-        self.send("isready")?;
-        self.wait_for("readyok").map(|_| ())
+        self.client.is_ready().map(|_| ())
     }
 
     /// Perft of one position; the count and the time from `go` to the result.
@@ -403,15 +377,8 @@ impl Uci {
             line.rsplit(':')
                 .next()
                 .and_then(|n| n.trim().parse::<u64>().ok())
-                .ok_or_else(|| anyhow!("{}: cannot read `{line}`", self.name))
+                .ok_or_else(|| anyhow!("{}: cannot read `{line}`", self.client.name))
         })
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
     }
 }
 

@@ -1,12 +1,45 @@
 //! `modern-chess uci`, `xboard` and `match`: talking to GUIs and other engines. The protocol
-//! logic lives in the library (`modern_chess::protocol`); this only maps flags to it.
+//! logic lives in the library (`modern_chess::protocol`); this maps flags to it and supplies
+//! what a library does not do: the search thread, the clock for random seeds, stdin/stdout.
 
 use super::bench;
+use super::matchplay;
+use super::worker::ThreadWorker;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use modern_chess::protocol::{matchplay, uci, xboard, StartChoice};
+use modern_chess::protocol::{checked_hash_mb, uci, xboard, ProtocolConfig, StartChoice};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// `--hash`: refused on the command line when out of range, with the range in the message.
+pub fn parse_hash(s: &str) -> Result<usize, String> {
+    let mb = s
+        .parse::<usize>()
+        .map_err(|_| format!("`{s}` is not a size in MB"))?;
+    checked_hash_mb(mb)
+}
+
+/// A seed that differs from run to run (for random starts).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+/// Standard output for a protocol session: when the GUI has closed it (a broken pipe), nobody
+/// reads our answers and the input may never end, so the process ends at once.
+struct ExitOnClosed(std::io::Stdout);
+
+impl Write for ExitOnClosed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).inspect_err(|_| std::process::exit(0))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().inspect_err(|_| std::process::exit(0))
+    }
+}
 
 /// What both engine modes accept before the GUI speaks.
 #[derive(Args, Clone)]
@@ -23,8 +56,8 @@ pub struct EngineModeArgs {
     /// Seed for random start positions (default: from the clock)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Hash table size in MB
-    #[arg(long, default_value_t = 16)]
+    /// Hash table size in MB (1..4096)
+    #[arg(long, default_value_t = 16, value_parser = parse_hash)]
     pub hash: usize,
 }
 
@@ -45,9 +78,10 @@ pub struct MatchArgs {
     /// Variant file path or short name
     #[arg(long, short = 'v', default_value = "mrc")]
     pub variant: String,
-    /// The other engine: a UCI program (e.g. /usr/games/fairy-stockfish)
+    /// The other engine: a UCI program and its arguments (e.g. /usr/games/fairy-stockfish,
+    /// or "modern-chess uci --hash 8"; quote a path with spaces inside with double quotes)
     #[arg(long)]
-    pub engine: PathBuf,
+    pub engine: String,
     /// Option for the other engine, sent as `setoption name NAME value VALUE` (repeatable)
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     pub engine_options: Vec<String>,
@@ -63,14 +97,17 @@ pub struct MatchArgs {
     /// Seed for the random start positions
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Our engine's strength: a cap on its search depth, besides --movetime
+    #[arg(long)]
+    pub level: Option<u32>,
     /// Fairy-Stockfish variants.ini to use instead of the one written from our `[fairy]` sections
     #[arg(long)]
     pub fairy_ini: Option<PathBuf>,
     /// Adjudicate a game still running after this many plies as a draw
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// Hash table size of our engine in MB
-    #[arg(long, default_value_t = 16)]
+    /// Hash table size of our engine in MB (1..4096)
+    #[arg(long, default_value_t = 16, value_parser = parse_hash)]
     pub hash: usize,
     /// Keep Bishop Adjustment rights in the start positions (only for engines that know the rule)
     #[arg(long)]
@@ -80,30 +117,28 @@ pub struct MatchArgs {
     pub pgn: Option<PathBuf>,
 }
 
-pub fn uci(args: UciArgs) -> Result<()> {
-    let c = args.common;
-    let cfg = uci::UciConfig {
+fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
+    ProtocolConfig {
         variant: c.variant,
         variant_path: c.variant_path,
         start: StartChoice::parse(&c.start),
         hash_mb: c.hash,
-        seed: c.seed,
-    };
+        seed: c.seed.unwrap_or_else(clock_seed),
+    }
+}
+
+pub fn uci(args: UciArgs) -> Result<()> {
+    let cfg = protocol_config(args.common);
     let stdin = std::io::stdin();
-    uci::run(stdin.lock(), std::io::stdout(), cfg)
+    uci::run(stdin.lock(), ExitOnClosed(std::io::stdout()), cfg, ThreadWorker::new)?;
+    Ok(())
 }
 
 pub fn xboard(args: XboardArgs) -> Result<()> {
-    let c = args.common;
-    let cfg = xboard::XboardConfig {
-        variant: c.variant,
-        variant_path: c.variant_path,
-        start: StartChoice::parse(&c.start),
-        hash_mb: c.hash,
-        seed: c.seed,
-    };
+    let cfg = protocol_config(args.common);
     let stdin = std::io::stdin();
-    xboard::run(stdin.lock(), std::io::stdout(), cfg)
+    xboard::run(stdin.lock(), ExitOnClosed(std::io::stdout()), cfg, ThreadWorker::new)?;
+    Ok(())
 }
 
 pub fn run_match(a: MatchArgs) -> Result<()> {
@@ -139,28 +174,55 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         games: a.games,
         movetime_ms: a.movetime,
         starts: a.start,
-        seed: a.seed,
+        seed: a.seed.unwrap_or_else(clock_seed),
+        level: a.level,
         max_plies: a.max_plies,
         hash_mb: a.hash,
         keep_adjustment: a.adjustment,
     };
     let rules = Arc::new(rules);
-    let result = matchplay::play_match(Arc::clone(&rules), &cfg, &mut |l| eprintln!("{l}"));
+    // Each game goes out as it ends, to stdout and to --pgn, so a match cut short (or an
+    // opponent that dies) keeps every finished game.
+    let mut file = match &a.pgn {
+        Some(p) => Some(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut write_error = None;
+    let result = matchplay::play_match(Arc::clone(&rules), &cfg, &mut |g, white, black| {
+        eprintln!(
+            "game {}: {white} {} {black} ({}), start {}, {} plies",
+            g.round,
+            g.result,
+            g.reason,
+            g.start_id,
+            g.game.moves().len()
+        );
+        let text = matchplay::game_pgn(&rules, g, white, black);
+        print!("{text}");
+        let _ = std::io::stdout().flush();
+        if let Some(f) = file.as_mut() {
+            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                write_error.get_or_insert(e);
+            }
+        }
+    });
     if a.fairy_ini.is_none() {
         if let Some(p) = &ini {
             let _ = std::fs::remove_file(p);
         }
     }
+    if let Some(e) = write_error {
+        bail!("cannot write the PGN file: {e}");
+    }
     let outcome = result?;
     // The score goes in as a PGN comment line, so stdout stays one valid PGN file.
-    let pgn = format!(
-        "{}; {}\n",
-        matchplay::write_pgn(&rules, &outcome),
-        outcome.score_line()
-    );
-    print!("{pgn}");
-    if let Some(p) = &a.pgn {
-        std::fs::write(p, &pgn).with_context(|| format!("cannot write {}", p.display()))?;
+    let score = format!("; {}\n", outcome.score_line());
+    print!("{score}");
+    if let Some(f) = file.as_mut() {
+        f.write_all(score.as_bytes())
+            .context("cannot write the PGN file")?;
     }
     eprintln!("{}", outcome.score_line());
     Ok(())

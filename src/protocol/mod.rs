@@ -2,47 +2,46 @@
 //! against a UCI engine.
 //!
 //! Every session is written over generic `BufRead`/`Write` so it can be driven from a test
-//! with a script; the binary only connects them to stdin/stdout. Searches run on their own
-//! thread (see [`SearchThread`]) so that the input loop keeps reading and `stop`/`?` work.
+//! with a script; the binary connects them to stdin/stdout and supplies a [`Worker`] that runs
+//! searches on their own thread, so the input loop keeps reading and `stop`/`?` work.
+//! Matches against other engines (child processes) live in the binary (`src/cli/matchplay.rs`).
 
-pub mod matchplay;
+pub mod jobs;
+pub mod lenient;
 pub mod uci;
+pub mod worker;
 pub mod xboard;
 
+pub use lenient::{lenient_position, LenientFen};
+pub use worker::{InlineWorker, Job, Worker};
+
 use crate::catalog;
-use crate::engine::{Engine, Limits, SearchInfo};
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 use crate::variant::Variant;
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// The output of a session, shared between the input loop and the search thread; every line
 /// is flushed at once because the other side waits for it.
-pub struct Out<W: Write>(Arc<Mutex<W>>);
+pub struct Out<W: Write>(Arc<Mutex<W>>, Arc<AtomicBool>);
 
 impl<W: Write> Clone for Out<W> {
     fn clone(&self) -> Self {
-        Out(Arc::clone(&self.0))
+        Out(Arc::clone(&self.0), Arc::clone(&self.1))
     }
 }
 
 impl<W: Write> Out<W> {
     pub fn new(w: W) -> Out<W> {
-        Out(Arc::new(Mutex::new(w)))
+        Out(Arc::new(Mutex::new(w)), Arc::new(AtomicBool::new(false)))
     }
-    /// Writes one line. A closed pipe is not an error worth stopping a search for: the
-    /// input loop notices the end of input and quits.
+    /// Writes one line. A failed write (the GUI closed its end) is remembered in
+    /// [`Out::closed`], which the input loop checks: nobody is listening, so the session ends.
     pub fn line(&self, text: &str) {
-        let mut w = match self.0.lock() {
-            Ok(w) => w,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
+        self.lines(text)
     }
     /// Several lines written together, so a search thread cannot interleave.
     pub fn lines(&self, text: &str) {
@@ -50,11 +49,88 @@ impl<W: Write> Out<W> {
             Ok(w) => w,
             Err(poisoned) => poisoned.into_inner(),
         };
+        let mut ok = true;
         for l in text.lines() {
-            let _ = writeln!(w, "{l}");
+            ok &= writeln!(w, "{l}").is_ok();
         }
-        let _ = w.flush();
+        ok &= w.flush().is_ok();
+        if !ok {
+            self.1.store(true, Ordering::SeqCst);
+        }
     }
+    /// Has a write failed?
+    pub fn closed(&self) -> bool {
+        self.1.load(Ordering::SeqCst)
+    }
+}
+
+/// Reads one line, decoding it leniently: a byte that is not UTF-8 (a GUI passing a Latin-1
+/// player name) becomes U+FFFD instead of ending the session. `None` at the end of input or
+/// on a read error.
+pub fn read_line_lossy<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Option<String> {
+    buf.clear();
+    match input.read_until(b'\n', buf) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(buf).into_owned()),
+    }
+}
+
+/// The largest hash table a session accepts, in MB.
+pub const MAX_HASH_MB: usize = 4096;
+
+/// Checks a hash size asked for by a user or a GUI: `Err` says why it is refused.
+///
+/// # Errors
+/// Zero, or more than [`MAX_HASH_MB`] (memory the machine may not have: the table is
+/// allocated at once).
+pub fn checked_hash_mb(mb: usize) -> Result<usize, String> {
+    if mb == 0 || mb > MAX_HASH_MB {
+        Err(format!(
+            "hash size {mb} MB is out of range (1..{MAX_HASH_MB} MB)"
+        ))
+    } else {
+        Ok(mb)
+    }
+}
+
+/// Why a session could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// `--variant-path` or one of its files could not be read.
+    VariantPath(String),
+    /// The preset variant is unknown or its file is broken.
+    Variant(String),
+    /// The preset start position does not exist in the variant.
+    Start(String),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::VariantPath(e) => write!(f, "variant path: {e}"),
+            SessionError::Variant(e) => write!(f, "variant: {e}"),
+            SessionError::Start(e) => write!(f, "start position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// The variants, rules and start position a session begins with.
+pub(crate) fn session_start(
+    cfg: &ProtocolConfig,
+) -> Result<(VariantSet, Arc<Rules>, u64, String, Position), SessionError> {
+    let mut variants = VariantSet::builtin();
+    if let Some(p) = &cfg.variant_path {
+        let (_, problems) = variants.add_path(p).map_err(SessionError::VariantPath)?;
+        if let Some(p) = problems.first() {
+            return Err(SessionError::VariantPath(p.clone()));
+        }
+    }
+    let rules = Arc::new(variants.load(&cfg.variant).map_err(SessionError::Variant)?);
+    let (id, fen) = choose_start(&rules, &cfg.start, cfg.seed).map_err(SessionError::Start)?;
+    let pos = Position::from_fen(&rules, &fen).map_err(|e| SessionError::Start(e.to_string()))?;
+    Ok((variants, rules, id, fen, pos))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,13 +260,6 @@ pub fn choose_start(
     Ok((start.id.unwrap_or(0), fen))
 }
 
-/// A seed that differs from run to run (for random starts).
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Moves in coordinate notation
@@ -295,108 +364,6 @@ pub fn think_time(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> u64 {
         .max(1)
 }
 
-// ---------------------------------------------------------------------------------------------
-// The search thread
-// ---------------------------------------------------------------------------------------------
-
-/// The engine and, while it thinks, the thread it thinks on. The engine moves into the thread
-/// for the search and comes back when it is joined, so its hash table survives between moves.
-pub struct SearchThread {
-    engine: Option<Engine>,
-    running: Option<(JoinHandle<Engine>, Arc<AtomicBool>)>,
-    hash_mb: usize,
-}
-
-impl SearchThread {
-    pub fn new(rules: Arc<Rules>, hash_mb: usize) -> SearchThread {
-        SearchThread {
-            engine: Some(Engine::new(rules, hash_mb)),
-            running: None,
-            hash_mb,
-        }
-    }
-
-    /// A new variant needs a new engine (its tables depend on the rules).
-    pub fn set_rules(&mut self, rules: Arc<Rules>) {
-        self.stop();
-        self.engine = Some(Engine::new(rules, self.hash_mb));
-    }
-
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.wait_idle();
-        self.hash_mb = mb;
-        if let Some(e) = self.engine.as_mut() {
-            e.set_hash_mb(mb);
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.wait_idle();
-        if let Some(e) = self.engine.as_mut() {
-            e.clear();
-        }
-    }
-
-    pub fn is_running(&self) -> bool {
-        self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
-    }
-
-    /// Starts a search on its own thread. `done` runs on that thread with the result (and the
-    /// stop flag, so an infinite search can wait for `stop` before answering).
-    pub fn start(
-        &mut self,
-        history: Vec<Position>,
-        limits: Limits,
-        mut on_info: impl FnMut(&SearchInfo) + Send + 'static,
-        done: impl FnOnce(Option<Move>, &AtomicBool) + Send + 'static,
-    ) {
-        self.stop();
-        let mut engine = self.engine.take().expect("engine present when idle");
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || {
-            let best = engine.search(&history, &limits, &flag, &mut on_info);
-            done(best, &flag);
-            engine
-        });
-        self.running = Some((handle, stop));
-    }
-
-    /// Asks a running search to stop and waits for it.
-    pub fn stop(&mut self) {
-        if let Some((_, flag)) = &self.running {
-            flag.store(true, Ordering::SeqCst);
-        }
-        self.wait_idle();
-    }
-
-    /// Waits for a running search to end by itself.
-    pub fn wait_idle(&mut self) {
-        if let Some((h, _)) = self.running.take() {
-            match h.join() {
-                Ok(e) => self.engine = Some(e),
-                Err(_) => {
-                    // The search panicked: a bug, but the session goes on with a fresh engine.
-                    self.engine = None;
-                }
-            }
-        }
-    }
-
-    /// The engine after a panicked search is replaced using these rules.
-    pub fn ensure_engine(&mut self, rules: &Arc<Rules>) {
-        if self.running.is_none() && self.engine.is_none() {
-            self.engine = Some(Engine::new(Arc::clone(rules), self.hash_mb));
-        }
-    }
-}
-
-impl Drop for SearchThread {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,8 +443,8 @@ pub struct ProtocolConfig {
     pub variant_path: Option<std::path::PathBuf>,
     pub start: StartChoice,
     pub hash_mb: usize,
-    /// Seed for random starts; `None` takes one from the clock.
-    pub seed: Option<u64>,
+    /// Seed for random starts (the binary takes one from the clock unless `--seed` is given).
+    pub seed: u64,
 }
 
 impl Default for ProtocolConfig {
@@ -487,7 +454,7 @@ impl Default for ProtocolConfig {
             variant_path: None,
             start: StartChoice::Random,
             hash_mb: 16,
-            seed: None,
+            seed: 1,
         }
     }
 }

@@ -5,15 +5,16 @@
 //! variants the king's destination can be a square a plain king move also reaches; the
 //! king-destination form and `O-O` are still read.
 
+use super::jobs::{perft_divide, search_among};
 use super::{
-    choose_start, clock_seed, one_line, parse_coord, think_time, Out, SearchThread, StartChoice,
-    VariantSet,
+    checked_hash_mb, choose_start, lenient_position, one_line, parse_coord, read_line_lossy,
+    session_start, think_time, Out, SessionError, StartChoice, VariantSet, Worker,
 };
-use crate::engine::{Limits, SearchInfo};
+use crate::engine::{Engine, Limits, SearchInfo};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +23,7 @@ pub type UciConfig = super::ProtocolConfig;
 
 pub const ENGINE_NAME: &str = concat!("modern-chess ", env!("CARGO_PKG_VERSION"));
 
-struct Session<W: Write + Send + 'static> {
+struct Session<W: Write + Send + 'static, K: Worker> {
     out: Out<W>,
     variants: VariantSet,
     variant: String,
@@ -31,70 +32,61 @@ struct Session<W: Write + Send + 'static> {
     start_id: u64,
     start_fen: String,
     history: Vec<Position>,
-    search: SearchThread,
-    seed: Option<u64>,
+    worker: K,
+    hash_mb: usize,
+    seed: u64,
     draws: u64,
-    /// The running search is `go infinite`: at the end of input it is stopped, not awaited.
-    infinite: bool,
+    /// Why the last `position` command could not be followed: until the next good one, `go`
+    /// answers `bestmove 0000` rather than a move from a position the GUI did not send.
+    bad_position: Option<String>,
+    /// Think time of a `go ponder` search, applied from `ponderhit` on.
+    ponder_ms: Option<u64>,
 }
 
-/// Runs a UCI session until `quit` or the end of input.
+/// Runs a UCI session until `quit`, the end of input, or a closed output.
+///
+/// `make_worker` gets the engine of the session's first variant and returns what runs its
+/// searches (a thread in the binary, [`super::InlineWorker`] in tests).
 ///
 /// # Errors
 /// When the preset variant or start position cannot be used (nothing has been written then).
-pub fn run<R: BufRead, W: Write + Send + 'static>(
+pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     mut input: R,
     out: W,
     cfg: UciConfig,
-) -> anyhow::Result<()> {
-    let mut variants = VariantSet::builtin();
-    if let Some(p) = &cfg.variant_path {
-        let (_, problems) = variants.add_path(p).map_err(anyhow::Error::msg)?;
-        if let Some(p) = problems.first() {
-            anyhow::bail!("{p}");
-        }
-    }
-    let rules = Arc::new(variants.load(&cfg.variant).map_err(anyhow::Error::msg)?);
-    let seed = cfg.seed;
-    let (start_id, start_fen) = choose_start(&rules, &cfg.start, seed.unwrap_or_else(clock_seed))
-        .map_err(anyhow::Error::msg)?;
-    let pos = Position::from_fen(&rules, &start_fen).map_err(|e| anyhow::anyhow!("{e}"))?;
+    make_worker: impl FnOnce(Engine) -> K,
+) -> Result<(), SessionError> {
+    let hash_mb = checked_hash_mb(cfg.hash_mb).map_err(SessionError::Variant)?;
+    let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
     let mut s = Session {
         out: Out::new(out),
         variants,
         variant: cfg.variant.to_lowercase(),
-        search: SearchThread::new(Arc::clone(&rules), cfg.hash_mb.max(1)),
+        worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
+        hash_mb,
         rules,
         start: cfg.start,
         start_id,
         start_fen,
         history: vec![pos],
-        seed,
+        seed: cfg.seed,
         draws: 0,
-        infinite: false,
+        bad_position: None,
+        ponder_ms: None,
     };
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if !s.command(line.trim()) {
-            s.search.stop();
-            return Ok(());
+    let mut buf = Vec::new();
+    while let Some(line) = read_line_lossy(&mut input, &mut buf) {
+        if !s.command(line.trim()) || s.out.closed() {
+            break;
         }
     }
-    // End of input (a script piped in): let a bounded search answer first.
-    if s.infinite {
-        s.search.stop();
-    } else {
-        s.search.wait_idle();
-    }
+    // `quit`, or the end of input: nobody waits for the search any more. A search still
+    // running is stopped; it answers with the best move it has.
+    s.worker.stop();
     Ok(())
 }
 
-impl<W: Write + Send + 'static> Session<W> {
+impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
     /// Handles one line; false means quit.
     fn command(&mut self, line: &str) -> bool {
         let mut words = line.split_whitespace();
@@ -108,17 +100,21 @@ impl<W: Write + Send + 'static> Session<W> {
             "debug" | "register" => {}
             "setoption" => self.setoption(&rest),
             "ucinewgame" => {
-                self.search.stop();
-                self.search.clear();
-                self.history.truncate(1);
-                self.history[0] = self.start_position();
+                self.worker.stop();
+                self.worker.engine().clear();
+                self.history = vec![self.start_position()];
+                self.bad_position = None;
             }
             "position" => {
-                self.search.stop();
+                self.worker.stop();
                 self.position(&rest);
             }
             "go" => self.go(&rest),
-            "stop" | "ponderhit" => self.search.stop(),
+            "stop" => self.worker.stop(),
+            "ponderhit" => match self.ponder_ms.take() {
+                Some(ms) => self.worker.stop_after(ms),
+                None => self.worker.stop(),
+            },
             "d" => self.display(),
             "quit" => return false,
             _ => self
@@ -134,14 +130,16 @@ impl<W: Write + Send + 'static> Session<W> {
         self.out.lines(&format!(
             "id name {ENGINE_NAME}\n\
              id author the modern-chess authors\n\
-             option name Hash type spin default 16 min 1 max 4096\n\
+             option name Hash type spin default 16 min 1 max {}\n\
              option name Clear Hash type button\n\
+             option name Ponder type check default false\n\
              option name UCI_Chess960 type check default true\n\
              option name UCI_Variant type combo default {}{combo}\n\
              option name VariantPath type string default <empty>\n\
              option name StartPosition type string default random\n\
              option name Seed type spin default 0 min 0 max 2147483647\n\
              uciok",
+            super::MAX_HASH_MB,
             self.variant
         ));
     }
@@ -163,43 +161,47 @@ impl<W: Write + Send + 'static> Session<W> {
         let value = value_at
             .map(|v| args[v + 1..].join(" "))
             .unwrap_or_default();
-        self.search.stop();
+        self.worker.stop();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=4096).contains(&mb) => self.search.set_hash_mb(mb),
-                _ => self.info(&format!("Hash: `{value}` is not a size in MB (1..4096)")),
+            "hash" => match value.parse::<usize>().map_err(|e| e.to_string()).and_then(checked_hash_mb) {
+                Ok(mb) => {
+                    self.hash_mb = mb;
+                    self.worker.engine().set_hash_mb(mb);
+                }
+                Err(e) => self.info(&format!("Hash: `{value}` refused: {e}; the table keeps {} MB", self.hash_mb)),
             },
-            "clear hash" => self.search.clear(),
+            "clear hash" => self.worker.engine().clear(),
             "uci_chess960" | "uci_analysemode" | "ponder" | "threads" | "multipv" => {}
             "uci_variant" => self.set_variant(&value),
-            "variantpath" => {
-                if value.is_empty() || value == "<empty>" {
-                    return;
-                }
-                match self.variants.add_path(std::path::Path::new(&value)) {
-                    Ok((added, problems)) => {
-                        self.info(&format!(
-                            "VariantPath: loaded {} variant(s): {}",
-                            added.len(),
-                            added.join(" ")
-                        ));
-                        for p in problems {
-                            self.info(&format!("VariantPath: {p}"));
-                        }
-                    }
-                    Err(e) => self.info(&format!("VariantPath: {e}")),
-                }
-            }
+            "variantpath" => self.variant_path(&value),
             "startposition" => {
                 self.start = StartChoice::parse(&value);
                 self.new_start();
             }
             "seed" => match value.parse::<u64>() {
-                Ok(0) => self.seed = None,
-                Ok(s) => self.seed = Some(s),
+                Ok(s) => self.seed = s,
                 Err(_) => self.info(&format!("Seed: `{value}` is not a number")),
             },
             _ => self.info(&format!("unknown option `{name}`")),
+        }
+    }
+
+    fn variant_path(&mut self, value: &str) {
+        if value.is_empty() || value == "<empty>" {
+            return;
+        }
+        match self.variants.add_path(std::path::Path::new(value)) {
+            Ok((added, problems)) => {
+                self.info(&format!(
+                    "VariantPath: loaded {} variant(s): {}",
+                    added.len(),
+                    added.join(" ")
+                ));
+                for p in problems {
+                    self.info(&format!("VariantPath: {p}"));
+                }
+            }
+            Err(e) => self.info(&format!("VariantPath: {e}")),
         }
     }
 
@@ -207,7 +209,8 @@ impl<W: Write + Send + 'static> Session<W> {
         match self.variants.load(name) {
             Ok(rules) => {
                 let rules = Arc::new(rules);
-                self.search.set_rules(Arc::clone(&rules));
+                self.worker
+                    .replace_engine(Engine::new(Arc::clone(&rules), self.hash_mb));
                 self.rules = rules;
                 self.variant = name.to_lowercase();
                 self.new_start();
@@ -221,10 +224,7 @@ impl<W: Write + Send + 'static> Session<W> {
     /// the FEN the GUI was told).
     fn new_start(&mut self) {
         self.draws += 1;
-        let seed = self
-            .seed
-            .map(|s| s.wrapping_add(self.draws - 1))
-            .unwrap_or_else(clock_seed);
+        let seed = self.seed.wrapping_add(self.draws - 1);
         let chosen = choose_start(&self.rules, &self.start, seed).or_else(|e| {
             self.info(&format!("StartPosition: {e}; using a random start"));
             choose_start(&self.rules, &StartChoice::Random, seed)
@@ -239,6 +239,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.start_fen = fen;
                 let six = pos.fen_six(&self.rules);
                 self.history = vec![pos];
+                self.bad_position = None;
                 let r = &self.rules;
                 self.out.line(&format!(
                     "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
@@ -254,131 +255,130 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn position(&mut self, args: &[&str]) {
+        match self.read_position(args) {
+            Ok(history) => {
+                self.history = history;
+                self.bad_position = None;
+            }
+            Err(e) => {
+                self.info(&format!("position: {e}"));
+                self.bad_position = Some(e);
+            }
+        }
+    }
+
+    /// The game the `position` command describes, every move checked.
+    fn read_position(&self, args: &[&str]) -> Result<Vec<Position>, String> {
         let moves_at = args.iter().position(|w| *w == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &args[args.len()..]),
         };
         let pos = match setup.first() {
-            Some(&"startpos") => Ok(self.start_position()),
+            Some(&"startpos") => self.start_position(),
             Some(&"fen") => {
-                Position::from_fen(&self.rules, &setup[1..].join(" ")).map_err(|e| e.to_string())
-            }
-            _ => Err("expected `position startpos|fen FEN [moves ...]`".to_string()),
-        };
-        let pos = match pos {
-            Ok(p) => p,
-            Err(e) => {
-                self.info(&format!("position: {e}"));
-                return;
-            }
-        };
-        let mut history = vec![pos];
-        for mv in moves {
-            let cur = history[history.len() - 1].clone();
-            match parse_coord(&self.rules, &cur, mv) {
-                Ok(m) => history.push(cur.play_unchecked(&self.rules, m)),
-                Err(e) => {
-                    self.info(&format!(
-                        "position: move {}: {e} (position {}); later moves ignored",
-                        history.len(),
-                        cur.fen(&self.rules)
-                    ));
-                    break;
+                let got = lenient_position(&self.rules, &setup[1..].join(" "))
+                    .map_err(|e| e.to_string())?;
+                for w in &got.warnings {
+                    self.info(&format!("position: {w}"));
                 }
+                got.position
             }
+            _ => return Err("expected `position startpos|fen FEN [moves ...]`".to_string()),
+        };
+        let mut history = Vec::with_capacity(moves.len() + 1);
+        history.push(pos);
+        for mv in moves {
+            let cur = &history[history.len() - 1];
+            let m = parse_coord(&self.rules, cur, mv).map_err(|e| {
+                format!(
+                    "move {} `{mv}`: {e} (position {}); no position set",
+                    history.len(),
+                    cur.fen(&self.rules)
+                )
+            })?;
+            let next = cur.play_unchecked(&self.rules, m);
+            history.push(next);
         }
-        self.history = history;
+        Ok(history)
     }
 
     fn go(&mut self, args: &[&str]) {
-        self.search.stop();
-        let mut it = args.iter();
-        let mut limits = Limits::default();
-        let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0u64, 0u64);
-        let mut movestogo = None;
-        let mut infinite = false;
-        let num = |w: Option<&&str>| -> Option<u64> { w.and_then(|s| s.parse::<u64>().ok()) };
-        while let Some(&w) = it.next() {
-            match w {
-                "perft" => {
-                    match num(it.next()) {
-                        Some(d) if d <= 20 => self.perft(d as u32),
-                        _ => self.info("go perft: expected a depth 0..20"),
-                    }
-                    return;
-                }
-                "depth" => limits.depth = num(it.next()).map(|d| d.min(200) as u32),
-                "movetime" => limits.movetime_ms = num(it.next()),
-                "nodes" => limits.nodes = num(it.next()),
-                "wtime" => wtime = num(it.next()),
-                "btime" => btime = num(it.next()),
-                "winc" => winc = num(it.next()).unwrap_or(0),
-                "binc" => binc = num(it.next()).unwrap_or(0),
-                "movestogo" => movestogo = num(it.next()).map(|n| n as u32),
-                "infinite" | "ponder" => infinite = true,
-                "mate" | "searchmoves" => {
-                    it.next();
-                }
-                other => {
-                    self.info(&format!("go: unknown argument `{other}` ignored"));
-                }
+        self.worker.stop();
+        if let Some(e) = &self.bad_position {
+            self.info(&format!("no position to search: {e}"));
+            self.out.line("bestmove 0000");
+            return;
+        }
+        let go = match GoArgs::parse(&self.rules, self.current(), args) {
+            Ok(g) => g,
+            Err(e) => {
+                self.info(&format!("go: {e}"));
+                self.out.line("bestmove 0000");
+                return;
             }
-        }
-        let us = self.history[self.history.len() - 1].side_to_move();
-        let (clock, inc) = if us == 0 {
-            (wtime, winc)
-        } else {
-            (btime, binc)
         };
-        if let Some(left) = clock {
-            let t = think_time(left, inc, movestogo);
-            limits.movetime_ms = Some(limits.movetime_ms.map_or(t, |m| m.min(t)));
+        for w in &go.warnings {
+            self.info(&format!("go: {w}"));
         }
-        if infinite {
-            limits = Limits::default();
+        if let Some(d) = go.perft {
+            self.perft(d);
+            return;
         }
-        self.infinite = infinite
-            || (limits.depth.is_none() && limits.movetime_ms.is_none() && limits.nodes.is_none());
+        let us = self.current().side_to_move();
+        let limits = go.limits(us);
+        // Wait for `stop`/`ponderhit` before answering: UCI's `infinite` and `ponder`.
+        let hold = go.infinite || go.ponder;
+        self.ponder_ms = if go.ponder { go.clock_ms(us) } else { None };
+        let search_limits = if hold { Limits { depth: limits.depth, nodes: limits.nodes, movetime_ms: None } } else { limits };
+        let search_limits = if go.infinite { Limits::default() } else { search_limits };
         let out = self.out.clone();
-        let out2 = self.out.clone();
         let rules = Arc::clone(&self.rules);
-        let rules2 = Arc::clone(&self.rules);
-        self.search.ensure_engine(&self.rules);
-        self.search.start(
-            self.history.clone(),
-            limits,
-            move |info: &SearchInfo| out.line(&info_line(&rules, info)),
-            move |best: Option<Move>, stop: &AtomicBool| {
-                // UCI: an infinite search answers only after `stop`.
-                while infinite && !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                match best {
-                    Some(m) => out2.line(&format!("bestmove {}", m.uci(&rules2))),
-                    None => out2.line("bestmove (none)"),
-                }
-            },
-        );
+        let history = self.history.clone();
+        let only = go.searchmoves;
+        self.worker.start(Box::new(move |engine, stop| {
+            let mut on_info = |info: &SearchInfo| out.line(&info_line(&rules, info));
+            let best = search_among(&rules, engine, &history, &search_limits, &only, stop, &mut on_info);
+            while hold && !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            match best {
+                Some(m) => out.line(&format!("bestmove {}", m.uci(&rules))),
+                None => out.line("bestmove (none)"),
+            }
+        }));
     }
 
-    fn perft(&self, depth: u32) {
-        let pos = &self.history[self.history.len() - 1];
-        let t = std::time::Instant::now();
-        let mut text = String::new();
-        let mut total = 0;
-        for (m, n) in pos.divide(&self.rules, depth) {
-            text.push_str(&format!("{}: {n}\n", m.uci(&self.rules)));
-            total += n;
-        }
-        if depth == 0 {
-            total = 1;
-        }
-        let ms = t.elapsed().as_millis();
-        text.push_str(&format!(
-            "\nNodes searched: {total}\ninfo string perft time {ms} ms"
-        ));
-        self.out.lines(&text);
+    fn current(&self) -> &Position {
+        &self.history[self.history.len() - 1]
+    }
+
+    /// `go perft N` on the worker, so `stop`, `isready` and `quit` are still read.
+    fn perft(&mut self, depth: u32) {
+        let pos = self.current().clone();
+        let rules = Arc::clone(&self.rules);
+        let out = self.out.clone();
+        self.worker.start(Box::new(move |_, stop| {
+            let t = std::time::Instant::now();
+            let Some(split) = perft_divide(&rules, &pos, depth, stop) else {
+                out.line("info string perft stopped");
+                return;
+            };
+            let mut text = String::new();
+            let mut total = 0;
+            for (m, n) in split {
+                text.push_str(&format!("{}: {n}\n", m.uci(&rules)));
+                total += n;
+            }
+            if depth == 0 {
+                total = 1;
+            }
+            let ms = t.elapsed().as_millis();
+            text.push_str(&format!(
+                "\nNodes searched: {total}\ninfo string perft time {ms} ms"
+            ));
+            out.lines(&text);
+        }));
     }
 
     fn display(&self) {
@@ -421,6 +421,105 @@ pub fn info_line(rules: &Rules, info: &SearchInfo) -> String {
     s
 }
 
+/// The arguments of one `go` command.
+#[derive(Debug, Default)]
+struct GoArgs {
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    /// Remaining time and increment per colour, moves to the next time control.
+    time: [Option<u64>; 2],
+    inc: [u64; 2],
+    movestogo: Option<u32>,
+    infinite: bool,
+    ponder: bool,
+    searchmoves: Vec<Move>,
+    perft: Option<u32>,
+    warnings: Vec<String>,
+}
+
+impl GoArgs {
+    /// Reads `go` arguments. Unknown words and numbers that are not are warnings; a
+    /// `searchmoves` move that is not legal here is an error (the GUI and we disagree about
+    /// the position).
+    fn parse(rules: &Rules, pos: &Position, args: &[&str]) -> Result<GoArgs, String> {
+        let mut g = GoArgs::default();
+        let mut i = 0;
+        let num = |i: &mut usize, what: &str, g: &mut GoArgs| -> Option<u64> {
+            *i += 1;
+            let v = args.get(*i).and_then(|s| s.parse::<i64>().ok());
+            if v.is_none() {
+                g.warnings.push(format!("`{what}` needs a number"));
+            }
+            v.map(|v| v.max(0) as u64)
+        };
+        while i < args.len() {
+            match args[i] {
+                "perft" => match num(&mut i, "perft", &mut g) {
+                    Some(d) if d <= 20 => g.perft = Some(d as u32),
+                    _ => return Err("perft: expected a depth 0..20".into()),
+                },
+                "depth" => g.depth = num(&mut i, "depth", &mut g).map(|d| d.clamp(1, 200) as u32),
+                "mate" => {
+                    // A mate in N moves is found within 2N plies.
+                    g.depth = num(&mut i, "mate", &mut g).map(|n| (2 * n.clamp(1, 100)) as u32)
+                }
+                "movetime" => g.movetime = num(&mut i, "movetime", &mut g),
+                "nodes" => g.nodes = num(&mut i, "nodes", &mut g),
+                "wtime" => g.time[0] = num(&mut i, "wtime", &mut g),
+                "btime" => g.time[1] = num(&mut i, "btime", &mut g),
+                "winc" => g.inc[0] = num(&mut i, "winc", &mut g).unwrap_or(0),
+                "binc" => g.inc[1] = num(&mut i, "binc", &mut g).unwrap_or(0),
+                "movestogo" => g.movestogo = num(&mut i, "movestogo", &mut g).map(|n| n as u32),
+                "infinite" => g.infinite = true,
+                "ponder" => g.ponder = true,
+                "searchmoves" => {
+                    while let Some(t) = args.get(i + 1).filter(|t| !is_go_keyword(t)) {
+                        let m = parse_coord(rules, pos, t).map_err(|e| format!("searchmoves: {e}"))?;
+                        if !g.searchmoves.contains(&m) {
+                            g.searchmoves.push(m);
+                        }
+                        i += 1;
+                    }
+                }
+                other => g.warnings.push(format!("unknown argument `{other}` ignored")),
+            }
+            i += 1;
+        }
+        Ok(g)
+    }
+
+    /// Our clock's think time. A clock given only for the other side (a GUI fault) is taken
+    /// for ours too, so the search still ends.
+    fn clock_ms(&self, us: usize) -> Option<u64> {
+        let (left, inc) = match self.time[us] {
+            Some(t) => (t, self.inc[us]),
+            None => (self.time[us ^ 1]?, self.inc[us ^ 1]),
+        };
+        Some(think_time(left, inc, self.movestogo))
+    }
+
+    fn limits(&self, us: usize) -> Limits {
+        let mut movetime = self.movetime;
+        if let Some(t) = self.clock_ms(us) {
+            movetime = Some(movetime.map_or(t, |m| m.min(t)));
+        }
+        Limits {
+            depth: self.depth,
+            movetime_ms: movetime,
+            nodes: self.nodes,
+        }
+    }
+}
+
+fn is_go_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "perft" | "depth" | "mate" | "movetime" | "nodes" | "wtime" | "btime" | "winc" | "binc"
+            | "movestogo" | "infinite" | "ponder" | "searchmoves"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,7 +541,7 @@ mod tests {
 
     fn session(script: &str, cfg: UciConfig) -> String {
         let out = Shared::default();
-        run(Cursor::new(script.to_string()), out.clone(), cfg).unwrap();
+        run(Cursor::new(script.to_string()), out.clone(), cfg, super::super::InlineWorker::new).unwrap();
         let bytes = out.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
     }

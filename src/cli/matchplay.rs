@@ -6,24 +6,23 @@
 //! With Fairy-Stockfish the variant is given as `UCI_Variant` (its `[fairy]` name) and a
 //! variants.ini through `VariantPath`; castling is exchanged king-takes-rook (`UCI_Chess960`).
 
-use super::{clock_seed, parse_coord, StartChoice};
-use crate::engine::{Engine, Limits};
-use crate::game::Game;
-use crate::pgn;
-use crate::position::{Move, Position};
-use crate::rules::Rules;
-use anyhow::{anyhow, bail, Context, Result};
-use std::io::{BufRead, BufReader, Write};
+use super::uci_client::UciClient;
+use anyhow::{anyhow, bail, Result};
+use modern_chess::engine::{Engine, Limits};
+use modern_chess::game::Game;
+use modern_chess::pgn;
+use modern_chess::position::{Move, Position};
+use modern_chess::protocol::{parse_coord, uci::ENGINE_NAME, StartChoice};
+use modern_chess::rules::Rules;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub engine: PathBuf,
+    /// The other engine's command line: a program and its arguments.
+    pub engine: String,
     /// `setoption` pairs sent after ours, so they can override them.
     pub engine_options: Vec<(String, String)>,
     /// A Fairy-Stockfish variants.ini defining the variant.
@@ -32,7 +31,9 @@ pub struct MatchConfig {
     pub movetime_ms: u64,
     /// Start positions by id or back rank; empty: random ones from `seed`.
     pub starts: Vec<String>,
-    pub seed: Option<u64>,
+    pub seed: u64,
+    /// Our engine's search depth cap (`--level`), on top of the move time.
+    pub level: Option<u32>,
     /// A game still running after this many plies is adjudicated a draw.
     pub max_plies: usize,
     pub hash_mb: usize,
@@ -44,13 +45,14 @@ pub struct MatchConfig {
 impl Default for MatchConfig {
     fn default() -> Self {
         MatchConfig {
-            engine: PathBuf::new(),
+            engine: String::new(),
             engine_options: Vec::new(),
             fairy_ini: None,
             games: 2,
             movetime_ms: 200,
             starts: Vec::new(),
-            seed: None,
+            seed: 1,
+            level: None,
             max_plies: 400,
             hash_mb: 16,
             keep_adjustment: false,
@@ -106,127 +108,6 @@ impl MatchOutcome {
             "Score: {} {ours} - {theirs} {} (+{wins} ={draws} -{losses})",
             self.our_name, self.their_name
         )
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The other engine
-// ---------------------------------------------------------------------------------------------
-
-/// A UCI engine on the other end of two pipes; its output is read on a thread so every wait
-/// can time out.
-pub struct UciClient {
-    pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// Options it declared, and the values of its `UCI_Variant` combo.
-    pub options: Vec<String>,
-    pub variants: Vec<String>,
-}
-
-impl UciClient {
-    pub fn start(path: &std::path::Path) -> Result<UciClient> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start engine {}", path.display()))?;
-        let stdin = child.stdin.take().context("engine stdin")?;
-        let stdout = child.stdout.take().context("engine stdout")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = UciClient {
-            name: path.display().to_string(),
-            child,
-            stdin,
-            lines: rx,
-            options: Vec::new(),
-            variants: Vec::new(),
-        };
-        e.send("uci")?;
-        for l in e.read_until("uciok", Duration::from_secs(10))? {
-            if let Some(n) = l.strip_prefix("id name ") {
-                e.name = n.trim().to_string();
-            }
-            if let Some(rest) = l.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or("").trim().to_string();
-                if name == "UCI_Variant" {
-                    e.variants = rest
-                        .split(" var ")
-                        .skip(1)
-                        .map(|v| v.trim().to_string())
-                        .collect();
-                }
-                e.options.push(name);
-            }
-        }
-        Ok(e)
-    }
-
-    pub fn has_option(&self, name: &str) -> bool {
-        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
-    }
-
-    pub fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .with_context(|| format!("{} stopped reading its input", self.name))
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.trim_start().starts_with(prefix);
-                    got.push(l);
-                    if done {
-                        return Ok(got);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => bail!(
-                    "{} did not answer `{prefix}` within {:.1} s",
-                    self.name,
-                    timeout.as_secs_f64()
-                ),
-                Err(RecvTimeoutError::Disconnected) => {
-                    bail!("{} ended while we waited for `{prefix}`", self.name)
-                }
-            }
-        }
-    }
-
-    pub fn is_ready(&mut self) -> Result<Vec<String>> {
-        self.send("isready")?;
-        self.read_until("readyok", Duration::from_secs(30))
-    }
-}
-
-impl Drop for UciClient {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -299,7 +180,7 @@ fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> 
 /// The start positions of the match: `(id, position)` per pair of games.
 pub fn match_starts(rules: &Rules, cfg: &MatchConfig) -> Result<Vec<(u64, Position)>> {
     let pairs = cfg.games.div_ceil(2) as usize;
-    let seed = cfg.seed.unwrap_or_else(clock_seed);
+    let seed = cfg.seed;
     let mut out = Vec::new();
     for i in 0..pairs {
         let seed = seed.wrapping_add(i as u64);
@@ -324,19 +205,45 @@ pub fn match_starts(rules: &Rules, cfg: &MatchConfig) -> Result<Vec<(u64, Positi
     Ok(out)
 }
 
-/// Plays the match. `progress` gets a line per finished game.
+/// The other engine, started again after it crashed or stopped answering.
+struct Opponent {
+    client: Option<UciClient>,
+    name: String,
+}
+
+impl Opponent {
+    /// The running engine, started and configured if it is not.
+    fn get(&mut self, rules: &Rules, cfg: &MatchConfig) -> Result<&mut UciClient> {
+        if self.client.is_none() {
+            let mut c = UciClient::start(&cfg.engine)?;
+            configure(&mut c, rules, cfg)?;
+            self.name = c.name.clone();
+            self.client = Some(c);
+        }
+        Ok(self.client.as_mut().expect("just started"))
+    }
+}
+
+/// Plays the match. `on_game` gets every game as it ends (the caller writes it out then, so a
+/// match cut short keeps its finished games).
+///
+/// A crash or time-out of the other engine loses the game for it; the engine is started
+/// again for the next game.
 ///
 /// # Errors
-/// When the other engine cannot be started, does not know the variant, stops answering or
-/// dies. An illegal move is not an error: it loses the game.
+/// When the other engine cannot be started (at first or after a crash) or does not know the
+/// variant.
 pub fn play_match(
     rules: Arc<Rules>,
     cfg: &MatchConfig,
-    progress: &mut dyn FnMut(&str),
+    on_game: &mut dyn FnMut(&GameRecord, &str, &str),
 ) -> Result<MatchOutcome> {
     let starts = match_starts(&rules, cfg)?;
-    let mut them = UciClient::start(&cfg.engine)?;
-    configure(&mut them, &rules, cfg)?;
+    let mut them = Opponent {
+        client: None,
+        name: String::new(),
+    };
+    them.get(&rules, cfg)?;
     let mut ours = Engine::new(Arc::clone(&rules), cfg.hash_mb.max(1));
     let mut games = Vec::new();
     let mut round = 0;
@@ -347,45 +254,56 @@ pub fn play_match(
             }
             round += 1;
             ours.clear();
-            them.send("ucinewgame")?;
-            them.is_ready()?;
-            let rec = play_game(&rules, cfg, &mut ours, &mut them, start, our_colour)?;
+            let client = them.get(&rules, cfg)?;
+            let ready = client.send("ucinewgame").and_then(|_| client.is_ready().map(|_| ()));
+            let rec = match ready {
+                Ok(()) => play_game(&rules, cfg, &mut ours, client, start, our_colour)?,
+                Err(e) => GameRecord {
+                    round: 0,
+                    start_id: 0,
+                    game: Game::new(start.clone()),
+                    our_colour,
+                    result: ["0-1", "1-0"][our_colour],
+                    reason: FAULT.to_string() + &e.to_string(),
+                },
+            };
+            if rec.reason.starts_with(FAULT) {
+                // Dropping the client ends the process; the next game starts a new one.
+                them.client = None;
+            }
             let rec = GameRecord {
                 round,
                 start_id: *id,
                 ..rec
             };
-            progress(&format!(
-                "game {round}: {} {} {} ({}), start {id}, {} plies",
-                if our_colour == 0 {
-                    "modern-chess"
-                } else {
-                    them.name.as_str()
-                },
-                rec.result,
-                if our_colour == 0 {
-                    them.name.as_str()
-                } else {
-                    "modern-chess"
-                },
-                rec.reason,
-                rec.game.moves().len()
-            ));
+            let (white, black) = names(our_colour, &them.name);
+            on_game(&rec, &white, &black);
             games.push(rec);
         }
     }
-    let our_name = super::uci::ENGINE_NAME.to_string();
-    // Against itself the two sides still need different names in the PGN.
-    let their_name = if them.name == our_name {
-        format!("{} (opponent)", them.name)
-    } else {
-        them.name.clone()
-    };
+    let (_, their_name) = names(0, &them.name);
     Ok(MatchOutcome {
-        our_name,
+        our_name: ENGINE_NAME.to_string(),
         their_name,
         games,
     })
+}
+
+/// The start of the reason of a game the other engine lost by crashing or hanging.
+const FAULT: &str = "the other engine failed: ";
+
+/// White's and Black's names; against itself the other side is "(opponent)".
+fn names(our_colour: usize, theirs: &str) -> (String, String) {
+    let them = if theirs == ENGINE_NAME {
+        format!("{theirs} (opponent)")
+    } else {
+        theirs.to_string()
+    };
+    if our_colour == 0 {
+        (ENGINE_NAME.to_string(), them)
+    } else {
+        (them, ENGINE_NAME.to_string())
+    }
 }
 
 fn play_game(
@@ -404,6 +322,7 @@ fn play_game(
     };
     let limits = Limits {
         movetime_ms: Some(cfg.movetime_ms),
+        depth: cfg.level,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -438,10 +357,18 @@ fn play_game(
                 cmd.push_str(" moves ");
                 cmd.push_str(&moves_text.join(" "));
             }
-            them.send(&cmd)?;
-            them.send(&format!("go movetime {}", cfg.movetime_ms))?;
-            let wait = Duration::from_millis(cfg.movetime_ms * 5 + 10_000);
-            let lines = them.read_until("bestmove", wait)?;
+            let wait = Duration::from_millis(cfg.movetime_ms.saturating_mul(5) + 10_000);
+            let asked = them
+                .send(&cmd)
+                .and_then(|_| them.send(&format!("go movetime {}", cfg.movetime_ms)))
+                .and_then(|_| them.read_until("bestmove", wait));
+            let lines = match asked {
+                Ok(l) => l,
+                Err(e) => {
+                    let result = if side == 0 { "0-1" } else { "1-0" };
+                    return Ok(finish(game, result, format!("{FAULT}{e}")));
+                }
+            };
             let last = lines.last().map(String::as_str).unwrap_or("");
             let text = last
                 .split_whitespace()
@@ -469,6 +396,7 @@ fn play_game(
 
 /// The games as PGN (standard SAN through [`pgn::write_game`]); why each game ended is in its
 /// `Termination` tag, with the position for an illegal move.
+#[cfg(test)]
 pub fn write_pgn(rules: &Rules, outcome: &MatchOutcome) -> String {
     let mut s = String::new();
     for g in &outcome.games {
@@ -477,12 +405,21 @@ pub fn write_pgn(rules: &Rules, outcome: &MatchOutcome) -> String {
         } else {
             (&outcome.their_name, &outcome.our_name)
         };
+        s.push_str(&game_pgn(rules, g, white, black));
+    }
+    s
+}
+
+/// One game as PGN, followed by an empty line.
+pub fn game_pgn(rules: &Rules, g: &GameRecord, white: &str, black: &str) -> String {
+    let mut s = String::new();
+    {
         let tags: Vec<(String, String)> = [
             ("Event", format!("{} match", rules.variant.short)),
             ("Site", "modern-chess match".to_string()),
             ("Round", g.round.to_string()),
-            ("White", white.clone()),
-            ("Black", black.clone()),
+            ("White", white.to_string()),
+            ("Black", black.to_string()),
             ("Result", g.result.to_string()),
             ("StartId", g.start_id.to_string()),
             ("Termination", g.reason.clone()),
@@ -499,14 +436,14 @@ pub fn write_pgn(rules: &Rules, outcome: &MatchOutcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog;
+    use modern_chess::catalog;
 
     #[test]
     fn starts_come_in_pairs_without_adjustment_rights() {
         let rules = catalog::load_rules("mrc").unwrap();
         let cfg = MatchConfig {
             games: 5,
-            seed: Some(3),
+            seed: 3,
             ..MatchConfig::default()
         };
         let starts = match_starts(&rules, &cfg).unwrap();
@@ -556,10 +493,10 @@ mod tests {
     fn missing_engine_is_an_error() {
         let rules = Arc::new(catalog::load_rules("mrc").unwrap());
         let cfg = MatchConfig {
-            engine: PathBuf::from("/nonexistent/engine"),
+            engine: "/nonexistent/engine".into(),
             ..MatchConfig::default()
         };
-        let e = play_match(rules, &cfg, &mut |_| {}).unwrap_err();
+        let e = play_match(rules, &cfg, &mut |_, _, _| {}).unwrap_err();
         assert!(e.to_string().contains("cannot start engine"), "{e}");
     }
 }

@@ -1,0 +1,214 @@
+//! How XBoard writes what we write: piece pictures (`setup` and `piece` lines), moves and FENs
+//! (0-based rank numbers on boards with ten or more ranks, `O-O`/`O-O-O` castling).
+
+use super::super::parse_coord;
+use crate::position::{Move, MoveKind, Position};
+use crate::rules::Rules;
+
+/// XBoard's built-in piece order (the slots of the PIECETOCHAR string), with the Betza of the
+/// piece it draws in each slot; the king is last.
+const SLOTS: [&str; 22] = [
+    "P", "N", "B", "R", "Q", "F", "A", "BN", "RN", "W", "K", "", "", "", "", "", "", "", "", "",
+    "", "K",
+];
+const PAWN_BETZA: &str = "fmWfceFifmnD";
+
+/// Where each piece type is drawn: index into [`SLOTS`].
+pub fn piece_slots(rules: &Rules) -> Vec<usize> {
+    let mut used = [false; 22];
+    let mut slot = vec![usize::MAX; rules.n_types];
+    let norm = |b: &str| -> String {
+        match b {
+            "RB" | "BR" => "Q".into(),
+            "NB" => "BN".into(),
+            "NR" => "RN".into(),
+            x => x.to_string(),
+        }
+    };
+    // Pawn and king first: their slots are fixed.
+    for (t, p) in rules.variant.pieces.iter().enumerate() {
+        let s = if p.royal {
+            21
+        } else if p.pawn {
+            0
+        } else {
+            continue;
+        };
+        if !used[s] {
+            used[s] = true;
+            slot[t] = s;
+        }
+    }
+    for (t, p) in rules.variant.pieces.iter().enumerate() {
+        if slot[t] != usize::MAX {
+            continue;
+        }
+        let b = norm(&p.betza);
+        let want = (1..11).find(|&s| SLOTS[s] == b && !used[s]);
+        let s = want
+            .or_else(|| (11..21).find(|&s| !used[s]))
+            .or_else(|| (1..21).find(|&s| !used[s]));
+        if let Some(s) = s {
+            used[s] = true;
+            slot[t] = s;
+        }
+    }
+    slot
+}
+
+/// `setup (PNBRQ..M.............Kpnbrq..m.............k) 9x9+0_fairy FEN` and the `piece`
+/// lines for every piece that is not drawn by an orthodox picture with orthodox moves.
+pub fn setup_lines(rules: &Rules, fen: &str) -> Vec<String> {
+    let slots = piece_slots(rules);
+    let mut white = ['.'; 22];
+    for (t, &s) in slots.iter().enumerate() {
+        if s < 22 {
+            white[s] = rules.variant.pieces[t].letter;
+        }
+    }
+    let w: String = white.iter().collect();
+    let b = w.to_ascii_lowercase();
+    let mut out = vec![format!(
+        "setup ({w}{b}) {}x{}+0_fairy {}",
+        rules.geo.files, rules.geo.ranks, fen
+    )];
+    for (t, p) in rules.variant.pieces.iter().enumerate() {
+        let s = slots[t];
+        let orthodox = match s {
+            0 => p.betza == PAWN_BETZA,
+            1..=4 => SLOTS[s] == p.betza || (s == 4 && p.betza == "RB"),
+            21 => p.betza == "K",
+            _ => false,
+        };
+        if !orthodox {
+            out.push(format!("piece {}& {}", p.letter, p.betza));
+        }
+    }
+    out
+}
+
+/// Do squares on this board use XBoard's 0-based rank numbers?
+fn zero_based(rules: &Rules) -> bool {
+    rules.geo.ranks >= 10
+}
+
+/// Adds `delta` to every rank number (a digit run after a file letter) in `s`.
+fn shift_ranks(s: &str, delta: i32) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() && i < chars.len() && chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let n: String = chars[start..i].iter().collect();
+            match n.parse::<i32>() {
+                Ok(v) => out.push_str(&(v + delta).to_string()),
+                Err(_) => out.push_str(&n),
+            }
+        }
+    }
+    out
+}
+
+/// A move as XBoard writes it.
+pub fn move_to_xboard(rules: &Rules, m: Move) -> String {
+    match m.kind {
+        MoveKind::Castle { side: 1 } => "O-O".into(),
+        MoveKind::Castle { .. } => "O-O-O".into(),
+        _ if zero_based(rules) => shift_ranks(&m.uci(rules), -1),
+        _ => m.uci(rules),
+    }
+}
+
+/// Reads a move as XBoard writes it.
+pub fn move_from_xboard(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
+    let std = if zero_based(rules) && !text.starts_with(['O', 'o', '0']) {
+        shift_ranks(text, 1)
+    } else {
+        text.to_string()
+    };
+    parse_coord(rules, pos, &std)
+}
+
+/// Our FEN for XBoard: six fields, en passant square in its numbering.
+pub fn fen_to_xboard(rules: &Rules, pos: &Position) -> String {
+    let fen = pos.fen_six(rules);
+    if !zero_based(rules) {
+        return fen;
+    }
+    let mut f: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    if f.len() > 3 && f[3] != "-" {
+        f[3] = shift_ranks(&f[3], -1);
+    }
+    f.join(" ")
+}
+
+pub fn fen_from_xboard(rules: &Rules, fen: &str) -> String {
+    if !zero_based(rules) {
+        return fen.to_string();
+    }
+    let mut f: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if f.len() > 3 && f[3] != "-" {
+        f[3] = shift_ranks(&f[3], 1);
+    }
+    f.join(" ")
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{choose_start, StartChoice};
+    use crate::catalog;
+
+    #[test]
+    fn minister_is_drawn_as_the_archbishop() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let lines = setup_lines(&rules, "FEN");
+        assert_eq!(
+            lines[0],
+            "setup (PNBRQ..M.............Kpnbrq..m.............k) 9x9+0_fairy FEN"
+        );
+        assert_eq!(lines[1..], ["piece M& BN".to_string()]);
+        let chess = catalog::load_rules("chess").unwrap();
+        assert_eq!(setup_lines(&chess, "F").len(), 1);
+        assert!(setup_lines(&chess, "F")[0].contains(" 8x8+0_fairy F"));
+    }
+
+    #[test]
+    fn ten_rank_boards_count_ranks_from_zero() {
+        let rules = catalog::load_rules("merc").unwrap();
+        let fen = "10/1rnbqkbnr1/pppppppppp/10/10/10/10/PPPPPPPPPP/1RNBKQBNR1/10 w - - 0 1";
+        let pos = Position::from_fen(&rules, fen).unwrap();
+        // XBoard's e2e4 on MERC is our e3e5: the pawns stand on the third rank.
+        let m = move_from_xboard(&rules, &pos, "e2e4").unwrap();
+        assert_eq!(m.uci(&rules), "e3e5");
+        assert_eq!(move_to_xboard(&rules, m), "e2e4");
+        let after = pos.play(&rules, m).unwrap();
+        let black = move_from_xboard(&rules, &after, "d7d5").unwrap();
+        let after = after.play(&rules, black).unwrap();
+        let white = move_from_xboard(&rules, &after, "e4e5").unwrap();
+        let after = after.play(&rules, white).unwrap();
+        let push = move_from_xboard(&rules, &after, "f7f5").unwrap();
+        let after = after.play(&rules, push).unwrap();
+        let xfen = fen_to_xboard(&rules, &after);
+        assert!(xfen.contains(" f6 "), "{xfen}");
+        assert_eq!(fen_from_xboard(&rules, &xfen), after.fen_six(&rules));
+        assert!(after.fen_six(&rules).contains(" f7 "));
+    }
+
+    #[test]
+    fn nine_rank_boards_keep_their_numbers() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let (_, fen) = choose_start(&rules, &StartChoice::Id(6944), 0).unwrap();
+        let pos = Position::from_fen(&rules, &fen).unwrap();
+        let m = move_from_xboard(&rules, &pos, "e2e4").unwrap();
+        assert_eq!(move_to_xboard(&rules, m), "e2e4");
+    }
+}
