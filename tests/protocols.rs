@@ -237,10 +237,11 @@ fn xboard_session() {
     e.send("new");
     e.send("variant mrc");
     let setup = e.line_starting("setup ");
+    // Castling as KQkq: outside Fischer-Random mode XBoard reads no file letters (AIai).
     assert_eq!(
         setup,
         "setup (PNBRQ..M.............Kpnbrq..m.............k) 9x9+0_fairy \
-         rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1"
+         rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w KQkq - 0 1"
     );
     let piece = e.line_starting("piece ");
     assert_eq!(piece, "piece M& BN");

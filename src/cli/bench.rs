@@ -7,6 +7,7 @@
 //! so every position takes about the same time. Fairy-Stockfish gets a variants.ini written
 //! from our variant files' `[fairy]` sections, so the comparison runs the rules we define.
 
+use super::uci_client::UciClient;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use modern_chess::catalog;
@@ -16,7 +17,6 @@ use modern_chess::setup;
 use modern_chess::variant::Variant;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use super::uci_client::UciClient;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -359,7 +359,10 @@ impl Uci {
     /// Reads lines until one starts with `prefix`; returns it.
     fn wait_for(&mut self, prefix: &str) -> Result<String> {
         let lines = self.client.read_until(prefix, PERFT_WAIT)?;
-        Ok(lines.last().map(|l| l.trim().to_string()).unwrap_or_default())
+        Ok(lines
+            .last()
+            .map(|l| l.trim().to_string())
+            .unwrap_or_default())
     }
 
     fn sync(&mut self) -> Result<()> {

@@ -130,14 +130,24 @@ fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
 pub fn uci(args: UciArgs) -> Result<()> {
     let cfg = protocol_config(args.common);
     let stdin = std::io::stdin();
-    uci::run(stdin.lock(), ExitOnClosed(std::io::stdout()), cfg, ThreadWorker::new)?;
+    uci::run(
+        stdin.lock(),
+        ExitOnClosed(std::io::stdout()),
+        cfg,
+        ThreadWorker::new,
+    )?;
     Ok(())
 }
 
 pub fn xboard(args: XboardArgs) -> Result<()> {
     let cfg = protocol_config(args.common);
     let stdin = std::io::stdin();
-    xboard::run(stdin.lock(), ExitOnClosed(std::io::stdout()), cfg, ThreadWorker::new)?;
+    xboard::run(
+        stdin.lock(),
+        ExitOnClosed(std::io::stdout()),
+        cfg,
+        ThreadWorker::new,
+    )?;
     Ok(())
 }
 

@@ -255,7 +255,9 @@ pub fn play_match(
             round += 1;
             ours.clear();
             let client = them.get(&rules, cfg)?;
-            let ready = client.send("ucinewgame").and_then(|_| client.is_ready().map(|_| ()));
+            let ready = client
+                .send("ucinewgame")
+                .and_then(|_| client.is_ready().map(|_| ()));
             let rec = match ready {
                 Ok(()) => play_game(&rules, cfg, &mut ours, client, start, our_colour)?,
                 Err(e) => GameRecord {

@@ -205,7 +205,9 @@ mod tests {
 
     #[test]
     fn missing_engine_is_an_error() {
-        let e = UciClient::start("/nonexistent/engine --flag").err().unwrap();
+        let e = UciClient::start("/nonexistent/engine --flag")
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("cannot start engine"), "{e}");
     }
 }

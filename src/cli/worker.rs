@@ -77,7 +77,9 @@ impl Worker for ThreadWorker {
     fn engine(&mut self) -> &mut Engine {
         self.wait_idle();
         // The job thread catches panics and always hands the engine back.
-        self.engine.as_mut().expect("the engine is back once no job runs")
+        self.engine
+            .as_mut()
+            .expect("the engine is back once no job runs")
     }
 
     fn replace_engine(&mut self, engine: Engine) {

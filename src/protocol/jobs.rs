@@ -125,7 +125,11 @@ mod tests {
     #[test]
     fn perft_counts_and_stops() {
         let rules = catalog::load_rules("chess").unwrap();
-        let pos = Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let pos = Position::from_fen(
+            &rules,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
         let go = AtomicBool::new(false);
         let d = perft_divide(&rules, &pos, 5, &go).unwrap();
         // 4,865,609: the chess start position's perft(5), a published value.
@@ -144,9 +148,20 @@ mod tests {
             .iter()
             .map(|t| super::super::parse_coord(&rules, &pos, t).unwrap())
             .collect();
-        let limits = Limits { depth: Some(3), ..Limits::default() };
-        let m = search_among(&rules, &mut e, &[pos], &limits, &only, &AtomicBool::new(false), &mut |_| {})
-            .unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let m = search_among(
+            &rules,
+            &mut e,
+            &[pos],
+            &limits,
+            &only,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(only.contains(&m));
     }
 }

@@ -82,7 +82,11 @@ mod tests {
         let got = lenient_position(&rules, fen).unwrap();
         assert_eq!(got.position.ep_square(), None);
         assert_eq!(got.warnings.len(), 1, "{:?}", got.warnings);
-        assert!(got.warnings[0].contains("`b7` ignored"), "{:?}", got.warnings);
+        assert!(
+            got.warnings[0].contains("`b7` ignored"),
+            "{:?}",
+            got.warnings
+        );
     }
 
     #[test]

@@ -163,12 +163,19 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             .unwrap_or_default();
         self.worker.stop();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>().map_err(|e| e.to_string()).and_then(checked_hash_mb) {
+            "hash" => match value
+                .parse::<usize>()
+                .map_err(|e| e.to_string())
+                .and_then(checked_hash_mb)
+            {
                 Ok(mb) => {
                     self.hash_mb = mb;
                     self.worker.engine().set_hash_mb(mb);
                 }
-                Err(e) => self.info(&format!("Hash: `{value}` refused: {e}; the table keeps {} MB", self.hash_mb)),
+                Err(e) => self.info(&format!(
+                    "Hash: `{value}` refused: {e}; the table keeps {} MB",
+                    self.hash_mb
+                )),
             },
             "clear hash" => self.worker.engine().clear(),
             "uci_chess960" | "uci_analysemode" | "ponder" | "threads" | "multipv" => {}
@@ -330,15 +337,35 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         // Wait for `stop`/`ponderhit` before answering: UCI's `infinite` and `ponder`.
         let hold = go.infinite || go.ponder;
         self.ponder_ms = if go.ponder { go.clock_ms(us) } else { None };
-        let search_limits = if hold { Limits { depth: limits.depth, nodes: limits.nodes, movetime_ms: None } } else { limits };
-        let search_limits = if go.infinite { Limits::default() } else { search_limits };
+        let search_limits = if hold {
+            Limits {
+                depth: limits.depth,
+                nodes: limits.nodes,
+                movetime_ms: None,
+            }
+        } else {
+            limits
+        };
+        let search_limits = if go.infinite {
+            Limits::default()
+        } else {
+            search_limits
+        };
         let out = self.out.clone();
         let rules = Arc::clone(&self.rules);
         let history = self.history.clone();
         let only = go.searchmoves;
         self.worker.start(Box::new(move |engine, stop| {
             let mut on_info = |info: &SearchInfo| out.line(&info_line(&rules, info));
-            let best = search_among(&rules, engine, &history, &search_limits, &only, stop, &mut on_info);
+            let best = search_among(
+                &rules,
+                engine,
+                &history,
+                &search_limits,
+                &only,
+                stop,
+                &mut on_info,
+            );
             while hold && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -475,14 +502,17 @@ impl GoArgs {
                 "ponder" => g.ponder = true,
                 "searchmoves" => {
                     while let Some(t) = args.get(i + 1).filter(|t| !is_go_keyword(t)) {
-                        let m = parse_coord(rules, pos, t).map_err(|e| format!("searchmoves: {e}"))?;
+                        let m =
+                            parse_coord(rules, pos, t).map_err(|e| format!("searchmoves: {e}"))?;
                         if !g.searchmoves.contains(&m) {
                             g.searchmoves.push(m);
                         }
                         i += 1;
                     }
                 }
-                other => g.warnings.push(format!("unknown argument `{other}` ignored")),
+                other => g
+                    .warnings
+                    .push(format!("unknown argument `{other}` ignored")),
             }
             i += 1;
         }
@@ -515,8 +545,19 @@ impl GoArgs {
 fn is_go_keyword(w: &str) -> bool {
     matches!(
         w,
-        "perft" | "depth" | "mate" | "movetime" | "nodes" | "wtime" | "btime" | "winc" | "binc"
-            | "movestogo" | "infinite" | "ponder" | "searchmoves"
+        "perft"
+            | "depth"
+            | "mate"
+            | "movetime"
+            | "nodes"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
     )
 }
 
@@ -541,7 +582,13 @@ mod tests {
 
     fn session(script: &str, cfg: UciConfig) -> String {
         let out = Shared::default();
-        run(Cursor::new(script.to_string()), out.clone(), cfg, super::super::InlineWorker::new).unwrap();
+        run(
+            Cursor::new(script.to_string()),
+            out.clone(),
+            cfg,
+            super::super::InlineWorker::new,
+        )
+        .unwrap();
         let bytes = out.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
     }

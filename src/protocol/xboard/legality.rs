@@ -59,7 +59,11 @@ pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
             let wing = ["a-side", "other side"][side];
             if xboard_castles_alike(rules, pos, colour, side) {
                 let l = ['K', 'Q'][1 - side];
-                letters.push(if colour == 0 { l } else { l.to_ascii_lowercase() });
+                letters.push(if colour == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
             } else {
                 dropped.push(format!("{name} castling {wing}"));
             }
@@ -111,7 +115,10 @@ mod tests {
         // King on g1, rooks b1 and i1: MRC's K c/R d and K g/R f are not XBoard's moves.
         let (rules, pos) = start("mrc", "NRBQBNKMR");
         let (p, dropped) = gui_checkable(&rules, &pos);
-        assert!(dropped.contains(&"White castling a-side".to_string()), "{dropped:?}");
+        assert!(
+            dropped.contains(&"White castling a-side".to_string()),
+            "{dropped:?}"
+        );
         assert!(dropped.contains(&"White castling other side".to_string()));
         assert_eq!(p.castling_rooks(0), [None, None]);
         // MRC64: king on e1, rooks a1 and h1: the h-side (K g, R f) is XBoard's O-O, the

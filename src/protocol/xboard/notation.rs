@@ -136,17 +136,56 @@ pub fn move_from_xboard(rules: &Rules, pos: &Position, text: &str) -> Result<Mov
     parse_coord(rules, pos, &std)
 }
 
-/// Our FEN for XBoard: six fields, en passant square in its numbering.
+/// Our FEN for XBoard: six fields, castling rights as `KQkq` where the letter names the
+/// outermost rook on its side (the only letters XBoard reads outside Fischer-Random mode), en
+/// passant square in its numbering.
 pub fn fen_to_xboard(rules: &Rules, pos: &Position) -> String {
     let fen = pos.fen_six(rules);
-    if !zero_based(rules) {
-        return fen;
-    }
     let mut f: Vec<String> = fen.split(' ').map(str::to_string).collect();
-    if f.len() > 3 && f[3] != "-" {
+    if f.len() > 2 && f[2] != "-" {
+        f[2] = castling_letters(rules, pos);
+    }
+    if zero_based(rules) && f.len() > 3 && f[3] != "-" {
         f[3] = shift_ranks(&f[3], -1);
     }
     f.join(" ")
+}
+
+/// `KQkq` for castling rooks that are the outermost on their side of the king, the file
+/// letter (Shredder-FEN) for the others.
+fn castling_letters(rules: &Rules, pos: &Position) -> String {
+    let g = &rules.geo;
+    let mut s = String::new();
+    for colour in 0..2 {
+        let king = g.file(pos.king_square(colour));
+        let rank = g.rank(pos.king_square(colour));
+        for side in [1, 0] {
+            let Some(rook) = pos.castling_rooks(colour)[side] else {
+                continue;
+            };
+            let rook_t = rules.castle_rook;
+            let outer: Vec<u8> = (0..g.files)
+                .filter(|&f| if side == 1 { f > king } else { f < king })
+                .filter(|&f| rook_t.is_some_and(|t| pos.pieces(colour, t).has(g.square(f, rank))))
+                .collect();
+            let outermost = if side == 1 {
+                outer.last()
+            } else {
+                outer.first()
+            };
+            let letter = if outermost == Some(&g.file(rook)) {
+                ['Q', 'K'][side]
+            } else {
+                (b'A' + g.file(rook)) as char
+            };
+            s.push(if colour == 0 {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        }
+    }
+    s
 }
 
 pub fn fen_from_xboard(rules: &Rules, fen: &str) -> String {
@@ -160,12 +199,11 @@ pub fn fen_from_xboard(rules: &Rules, fen: &str) -> String {
     f.join(" ")
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{choose_start, StartChoice};
     use crate::catalog;
+    use crate::protocol::{choose_start, StartChoice};
 
     #[test]
     fn minister_is_drawn_as_the_archbishop() {
