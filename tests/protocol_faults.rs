@@ -515,7 +515,7 @@ fn hash_too_large_is_refused_or_clamped_with_a_message() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("out of range"), "{err}");
+    assert!(err.contains("too large"), "{err}");
     let mut e = uci("mrc");
     e.send("setoption name Hash value 100000");
     e.send("isready");

@@ -7,17 +7,18 @@ use super::matchplay;
 use super::worker::ThreadWorker;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use modern_chess::protocol::{checked_hash_mb, uci, xboard, ProtocolConfig, StartChoice};
+use modern_chess::protocol::{uci, xboard, ProtocolConfig, StartChoice};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// `--hash`: refused on the command line when out of range, with the range in the message.
+/// `--hash`: refused on the command line when out of range or more than the machine has
+/// free, with the limit in the message (the helper `play` uses too).
 pub fn parse_hash(s: &str) -> Result<usize, String> {
     let mb = s
         .parse::<usize>()
         .map_err(|_| format!("`{s}` is not a size in MB"))?;
-    checked_hash_mb(mb)
+    super::hash::checked_hash_mb(mb).map_err(|e| e.to_string())
 }
 
 /// A seed that differs from run to run (for random starts).
@@ -124,6 +125,7 @@ fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
         start: StartChoice::parse(&c.start),
         hash_mb: c.hash,
         seed: c.seed.unwrap_or_else(clock_seed),
+        free_memory_mb: super::hash::available_memory_mb(),
     }
 }
 

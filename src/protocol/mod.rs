@@ -75,22 +75,16 @@ pub fn read_line_lossy<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Option<S
     }
 }
 
-/// The largest hash table a session accepts, in MB.
-pub const MAX_HASH_MB: usize = 4096;
+/// The largest hash table a session accepts, in MB (one limit for every front end).
+pub use crate::hash_size::MAX_HASH_MB;
 
-/// Checks a hash size asked for by a user or a GUI: `Err` says why it is refused.
+/// Checks a hash size asked for by a GUI: `Err` says why it is refused. `free_mb` is the
+/// machine's free memory as the application measured it.
 ///
 /// # Errors
-/// Zero, or more than [`MAX_HASH_MB`] (memory the machine may not have: the table is
-/// allocated at once).
-pub fn checked_hash_mb(mb: usize) -> Result<usize, String> {
-    if mb == 0 || mb > MAX_HASH_MB {
-        Err(format!(
-            "hash size {mb} MB is out of range (1..{MAX_HASH_MB} MB)"
-        ))
-    } else {
-        Ok(mb)
-    }
+/// Zero, more than [`MAX_HASH_MB`] or than `free_mb` (see [`crate::hash_size::check_hash_mb`]).
+pub fn checked_hash_mb(mb: usize, free_mb: Option<usize>) -> Result<usize, String> {
+    crate::hash_size::check_hash_mb(mb, free_mb).map_err(|e| e.to_string())
 }
 
 /// Why a session could not start.
@@ -102,6 +96,8 @@ pub enum SessionError {
     Variant(String),
     /// The preset start position does not exist in the variant.
     Start(String),
+    /// The hash size cannot be had.
+    Hash(String),
 }
 
 impl std::fmt::Display for SessionError {
@@ -110,6 +106,7 @@ impl std::fmt::Display for SessionError {
             SessionError::VariantPath(e) => write!(f, "variant path: {e}"),
             SessionError::Variant(e) => write!(f, "variant: {e}"),
             SessionError::Start(e) => write!(f, "start position: {e}"),
+            SessionError::Hash(e) => write!(f, "--hash: {e}"),
         }
     }
 }
@@ -444,6 +441,8 @@ pub struct ProtocolConfig {
     pub hash_mb: usize,
     /// Seed for random starts (the binary takes one from the clock unless `--seed` is given).
     pub seed: u64,
+    /// Free memory in MB as the application measured it: larger hash sizes are refused.
+    pub free_memory_mb: Option<usize>,
 }
 
 impl Default for ProtocolConfig {
@@ -454,6 +453,7 @@ impl Default for ProtocolConfig {
             start: StartChoice::Random,
             hash_mb: 16,
             seed: 1,
+            free_memory_mb: None,
         }
     }
 }

@@ -34,6 +34,7 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     history: Vec<Position>,
     worker: K,
     hash_mb: usize,
+    free_memory_mb: Option<usize>,
     seed: u64,
     draws: u64,
     /// Why the last `position` command could not be followed: until the next good one, `go`
@@ -56,7 +57,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     cfg: UciConfig,
     make_worker: impl FnOnce(Engine) -> K,
 ) -> Result<(), SessionError> {
-    let hash_mb = checked_hash_mb(cfg.hash_mb).map_err(SessionError::Variant)?;
+    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb).map_err(SessionError::Hash)?;
     let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
     let mut s = Session {
         out: Out::new(out),
@@ -64,6 +65,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         variant: cfg.variant.to_lowercase(),
         worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
         hash_mb,
+        free_memory_mb: cfg.free_memory_mb,
         rules,
         start: cfg.start,
         start_id,
@@ -166,7 +168,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             "hash" => match value
                 .parse::<usize>()
                 .map_err(|e| e.to_string())
-                .and_then(checked_hash_mb)
+                .and_then(|mb| checked_hash_mb(mb, self.free_memory_mb))
             {
                 Ok(mb) => {
                     self.hash_mb = mb;

@@ -80,6 +80,7 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     state: Arc<Mutex<State>>,
     worker: K,
     hash_mb: usize,
+    free_memory_mb: Option<usize>,
     /// `memory` while a search runs: applied before the next one (resizing waits for it).
     pending_hash: Option<usize>,
     clock: Clock,
@@ -113,7 +114,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     cfg: XboardConfig,
     make_worker: impl FnOnce(Engine) -> K,
 ) -> Result<(), SessionError> {
-    let hash_mb = checked_hash_mb(cfg.hash_mb).map_err(SessionError::Variant)?;
+    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb).map_err(SessionError::Hash)?;
     let (variants, rules, _, _, pos) = session_start(&cfg)?;
     let (pos, _) = legality::gui_checkable(&rules, &pos);
     let mut s = Session {
@@ -122,6 +123,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         variant: cfg.variant.to_lowercase(),
         worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
         hash_mb,
+        free_memory_mb: cfg.free_memory_mb,
         pending_hash: None,
         start_fen: pos.fen(&rules),
         state: Arc::new(Mutex::new(State {
@@ -286,7 +288,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             // XBoard asks for the memory of all tables together; more than we allow is
             // clamped rather than refused.
             Ok(mb) => {
-                let mb = mb.clamp(1, super::MAX_HASH_MB);
+                let mb = crate::hash_size::clamp_hash_mb(mb, self.free_memory_mb);
                 if self.worker.is_running() {
                     self.pending_hash = Some(mb);
                 } else {
