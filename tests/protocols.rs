@@ -509,3 +509,79 @@ fn match_against_fairy_stockfish_in_every_seed_variant() {
         assert!(ok, "{v}: {replayed}\n{err}");
     }
 }
+
+/// An opponent that dies after its first game: that game is in the PGN, the next is its loss,
+/// it is started again and the match goes on. The engine is named with arguments
+/// (`--engine "SCRIPT BINARY"`).
+#[cfg(unix)]
+#[test]
+fn match_survives_an_opponent_that_dies_after_game_one() {
+    let dir = std::env::temp_dir().join(format!("mc-dies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("started");
+    let _ = std::fs::remove_file(&state);
+    let dies = script(
+        "dies-after-one",
+        &format!(
+            r#"if [ -e "{state}" ]; then exec "$1" uci; fi
+touch "{state}"
+n=0
+while IFS= read -r line; do
+  case "$line" in ucinewgame) n=$((n+1)); [ $n -ge 2 ] && exit 0;; esac
+  printf '%s\n' "$line"
+done | "$1" uci"#,
+            state = state.display()
+        ),
+    );
+    let pgn = dir.join("match.pgn");
+    let engine = format!("{} {BIN}", dies.display());
+    let (ok, out, err) = run_limited(
+        &[
+            "match",
+            "-v",
+            "mrc64",
+            "--engine",
+            &engine,
+            "--games",
+            "4",
+            "--movetime",
+            "10",
+            "--max-plies",
+            "20",
+            "--seed",
+            "5",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(ok, "{err}");
+    let file = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(file.matches("[Result \"").count(), 4, "{file}");
+    let games: Vec<&str> = file.split("[Event ").skip(1).collect();
+    assert!(
+        !games[0].contains("the other engine failed"),
+        "{}",
+        games[0]
+    );
+    assert!(games[0].contains("[Round \"1\"]"));
+    // Game 2: the other engine is White and died before it: its loss.
+    assert!(
+        games[1].contains("[Termination \"the other engine failed: "),
+        "{}",
+        games[1]
+    );
+    assert!(games[1].contains("[Result \"1-0\"]") || games[1].contains("[Result \"0-1\"]"));
+    let black_is_us = games[1].contains("[Black \"modern-chess");
+    assert!(games[1].contains(if black_is_us {
+        "[Result \"0-1\"]"
+    } else {
+        "[Result \"1-0\"]"
+    }));
+    // Games 3 and 4 were played by the restarted engine.
+    for g in &games[2..] {
+        assert!(!g.contains("the other engine failed"), "{g}");
+    }
+    assert!(out.contains("; Score: "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -265,7 +265,7 @@ pub fn play_match(
                     start_id: 0,
                     game: Game::new(start.clone()),
                     our_colour,
-                    result: ["0-1", "1-0"][our_colour],
+                    result: ["1-0", "0-1"][our_colour],
                     reason: FAULT.to_string() + &e.to_string(),
                 },
             };
