@@ -4,7 +4,7 @@
 //! sessions do the same through [`lenient_position`], saying what they dropped. The command
 //! line stays strict ([`Position::from_fen`]).
 
-use crate::position::{FenError, Position};
+use crate::position::{FenError, Position, PositionError};
 use crate::rules::Rules;
 
 /// A position read leniently, and a warning for every part of the FEN that was dropped.
@@ -15,58 +15,28 @@ pub struct LenientFen {
 }
 
 /// Reads `fen`, ignoring an en passant square no capture could use and dropping castling
-/// letters that name no castling rook (each with a warning). `KQkq` mean the outermost rooks,
-/// as everywhere.
+/// (and adjustment) rights that do not fit, each with a warning; `KQkq` mean the outermost
+/// rooks, as everywhere. The reading is the library's [`Position::from_fen_lenient`]; this
+/// only words the warnings for a GUI.
 ///
 /// # Errors
 /// Any other fault of the FEN (placement, side, kings, clocks), as [`Position::from_fen`].
 pub fn lenient_position(rules: &Rules, fen: &str) -> Result<LenientFen, FenError> {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-    let mut warnings = Vec::new();
-    match Position::from_fen(rules, fen) {
-        Ok(position) => return Ok(LenientFen { position, warnings }),
-        Err(e) if e.field != "castling" && e.field != "en passant" => return Err(e),
-        Err(_) => {}
-    }
-    if fields.len() > 2 && fields[2] != "-" {
-        let letters: Vec<char> = fields[2].chars().collect();
-        let mut kept = String::new();
-        for ch in letters {
-            let trial = with_field(&fields, 2, &format!("{kept}{ch}"), Some("-"));
-            match Position::from_fen(rules, &trial) {
-                Err(e) if e.field == "castling" => {
-                    warnings.push(format!("castling right `{ch}` dropped: {}", e.message))
-                }
-                _ => kept.push(ch),
-            }
-        }
-        fields[2] = if kept.is_empty() { "-".into() } else { kept };
-    }
-    let joined = fields.join(" ");
-    match Position::from_fen(rules, &joined) {
-        Ok(position) => Ok(LenientFen { position, warnings }),
-        Err(e) if e.field == "en passant" => {
-            warnings.push(format!(
-                "en passant square `{}` ignored: {}",
-                fields[3], e.message
-            ));
-            let position = Position::from_fen(rules, &with_field(&fields, 3, "-", None))?;
-            Ok(LenientFen { position, warnings })
-        }
-        Err(e) => Err(e),
-    }
+    let (position, dropped) = Position::from_fen_lenient(rules, fen)?;
+    let warnings = dropped.iter().map(warning).collect();
+    Ok(LenientFen { position, warnings })
 }
 
-/// `fields` with field `i` replaced (and, when given, the en passant field too).
-fn with_field(fields: &[String], i: usize, value: &str, ep: Option<&str>) -> String {
-    let mut f = fields.to_vec();
-    if let Some(slot) = f.get_mut(i) {
-        *slot = value.to_string();
+fn warning(e: &PositionError) -> String {
+    match e {
+        PositionError::Castling { letter, .. } => {
+            format!("castling right `{letter}` dropped: {e}")
+        }
+        PositionError::InvalidEpSquare { square } => {
+            format!("en passant square `{square}` ignored: {e}")
+        }
+        other => format!("{} right dropped: {other}", other.fen_field()),
     }
-    if let (Some(ep), Some(slot)) = (ep, f.get_mut(3)) {
-        *slot = ep.to_string();
-    }
-    f.join(" ")
 }
 
 #[cfg(test)]
