@@ -35,6 +35,8 @@ enum Command {
     Xboard(cli::engines::XboardArgs),
     /// Play a match against a UCI engine
     Match(cli::engines::MatchArgs),
+    /// Serve a board in the browser (http://127.0.0.1:8080 by default)
+    Serve(cli::serve::ServeArgs),
     /// Count leaf nodes of the move tree (perft)
     Perft {
         #[command(flatten)]
@@ -66,6 +68,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Uci(a) => cli::engines::uci(a)?,
         Command::Xboard(a) => cli::engines::xboard(a)?,
         Command::Match(a) => cli::engines::run_match(a)?,
+        Command::Serve(a) => cli::serve::run(a)?,
         Command::Perft {
             choice,
             divide,

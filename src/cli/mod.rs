@@ -9,5 +9,6 @@ pub mod matchplay;
 pub mod pipe;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod uci_client;
 pub mod worker;

@@ -1,0 +1,154 @@
+//! `modern-chess serve`: a board in the browser for every variant file, served by this binary.
+//!
+//! The page (`web/`, built in) draws the board with the vendored chessgroundx and asks the JSON
+//! API for everything else: legal moves, SAN, results, engine moves. Pages watching a game get
+//! its changes and the engine's thinking as Server-Sent Events. Games are stored on disk and
+//! come back when the server restarts.
+
+pub mod api;
+pub mod assets;
+pub mod http;
+pub mod pieces;
+pub mod room;
+pub mod server;
+pub mod store;
+pub mod thinker;
+pub mod variants;
+
+use anyhow::{anyhow, Context, Result};
+use clap::Args;
+use http::{Request, Response};
+use server::{lock, Server};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on (0.0.0.0 for every network interface, to play over a LAN)
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on (0: any free port)
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// A folder of variant files (or one file) to offer besides the built-in ones
+    #[arg(long)]
+    pub variant_path: Option<PathBuf>,
+    /// Where games are stored (default: $XDG_DATA_HOME/modern-chess/web)
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// Connections served at once; more get a 503.
+const MAX_CONNECTIONS: usize = 128;
+/// How often an idle event stream gets a comment line (so a closed page is noticed).
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    let (catalog, warnings) =
+        variants::Catalog::load(args.variant_path.as_deref()).map_err(|e| anyhow!(e))?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let dir = args
+        .data_dir
+        .clone()
+        .or_else(|| store::data_dir().map(|d| d.join("web")));
+    let store = dir.map(store::Store::new);
+    if store.is_none() {
+        eprintln!("warning: no data folder (HOME and XDG_DATA_HOME unset): games are not stored");
+    }
+    let server = Arc::new(Server::new(catalog, store));
+    let (restored, warnings) = server.restore();
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let listener = TcpListener::bind((args.host.as_str(), args.port))
+        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
+    let addr = listener.local_addr()?;
+    if let Some(s) = &server.store {
+        println!("games are stored in {} ({restored} restored)", s.dir.display());
+    }
+    println!("modern-chess serve: listening on http://{addr}/");
+    let active = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        let server = Arc::clone(&server);
+        let active = Arc::clone(&active);
+        if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            active.fetch_sub(1, Ordering::SeqCst);
+            let mut s = stream;
+            let _ = http::write_response(&mut s, &Response::error(503, "too many connections"));
+            continue;
+        }
+        std::thread::spawn(move || {
+            connection(&server, stream);
+            active.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+    Ok(())
+}
+
+/// Serves one connection: one request, one answer (or an event stream).
+fn connection(server: &Arc<Server>, mut stream: TcpStream) {
+    let req = match http::read_from(&stream) {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some((status, message)) = e.answer() {
+                let _ = http::write_response(&mut stream, &Response::error(status, &message));
+            }
+            return;
+        }
+    };
+    let parts: Vec<&str> = req.path.trim_matches('/').split('/').collect();
+    if let ["api", "games", id, "events"] = parts.as_slice() {
+        if req.method == "GET" {
+            events(server, &mut stream, id);
+            return;
+        }
+    }
+    let _ = http::write_response(&mut stream, &answer(server, &req));
+}
+
+fn answer(server: &Arc<Server>, req: &Request) -> Response {
+    if req.path.starts_with("/api/") || req.path == "/api" {
+        return api::handle(server, req);
+    }
+    if req.method != "GET" {
+        return Response::error(405, &format!("{} is not allowed on {}", req.method, req.path));
+    }
+    match assets::lookup(&req.path) {
+        Some((kind, bytes)) => Response::new(200, kind, bytes.to_vec()),
+        None => Response::error(404, &format!("no file {}", req.path)),
+    }
+}
+
+/// A Server-Sent Events stream of one game: its state at once, then every change and every
+/// thinking report, until the page goes away.
+fn events(server: &Arc<Server>, stream: &mut TcpStream, id: &str) {
+    let Some(room_ref) = server.room(id) else {
+        let _ = http::write_response(stream, &Response::error(404, &format!("no game `{id}`")));
+        return;
+    };
+    let (tx, rx) = mpsc::channel();
+    server.watch(id, tx);
+    let first = lock(&room_ref).view().to_string();
+    if http::write_sse_head(stream).is_err() || http::write_sse_event(stream, "state", &first).is_err() {
+        return;
+    }
+    loop {
+        let sent = match rx.recv_timeout(KEEPALIVE) {
+            Ok((event, data)) => http::write_sse_event(stream, &event, &data),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                std::io::Write::write_all(stream, b": keep-alive\n\n")
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+}

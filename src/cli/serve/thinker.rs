@@ -1,0 +1,126 @@
+//! Engine moves: a search on its own thread per game, its progress sent to the watching pages,
+//! its move played only if the game did not change meanwhile (a take-back or a resignation
+//! raises the stop flag and bumps the game's version).
+
+use super::room::{Room, MAX_LEVEL};
+use super::server::{lock, RoomRef, Server};
+use modern_chess::engine::{Engine, Limits, SearchInfo};
+use modern_chess::notation;
+use modern_chess::position::Position;
+use modern_chess::rules::Rules;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Transposition table size of each search, in megabytes (several games may think at once).
+const HASH_MB: usize = 16;
+
+/// The thinking report the page shows: depth, score from White's side, principal variation
+/// in SAN.
+pub fn thinking_json(rules: &Rules, root: &Position, info: &SearchInfo) -> Value {
+    let sign = if root.side_to_move() == 0 { 1 } else { -1 };
+    let mut pos = root.clone();
+    let mut pv = Vec::new();
+    for &m in &info.pv {
+        if !pos.legal_moves(rules).contains(&m) {
+            break;
+        }
+        pv.push(notation::to_san(rules, &pos, m));
+        pos = pos.play_unchecked(rules, m);
+    }
+    json!({
+        "depth": info.depth,
+        "score_cp": info.score_cp * sign,
+        "mate": info.mate.map(|m| m * sign),
+        "nodes": info.nodes,
+        "time_ms": info.time_ms,
+        "pv": pv,
+    })
+}
+
+/// Stops a running search of this game (its move will not be played).
+pub fn stop(room: &mut Room) {
+    if let Some(flag) = room.search.take() {
+        flag.store(true, Ordering::Relaxed);
+    }
+    room.thinking = None;
+}
+
+/// Starts a search for the side to move if the engine plays it (or `force`), the game is not
+/// over and no search runs yet. Returns whether a search is running now.
+pub fn start(server: &Arc<Server>, room_ref: &RoomRef, room: &mut Room, force: bool) -> bool {
+    if room.search.is_some() {
+        return true;
+    }
+    if room.is_over() || !(force || room.engine_to_move()) {
+        return false;
+    }
+    let flag = Arc::new(AtomicBool::new(false));
+    room.search = Some(Arc::clone(&flag));
+    let player = room.players[room.side_to_move()];
+    let level = if player.is_engine() { player.level } else { MAX_LEVEL };
+    let limits = Limits {
+        depth: (level < MAX_LEVEL).then_some(level.max(1) as u32),
+        movetime_ms: Some(room.movetime_ms),
+        nodes: None,
+    };
+    let job = Job {
+        server: Arc::clone(server),
+        room_ref: Arc::clone(room_ref),
+        rules: Arc::clone(&room.rules),
+        history: room.game.positions().to_vec(),
+        version: room.version,
+        id: room.id.clone(),
+        flag,
+        limits,
+    };
+    std::thread::spawn(move || job.run());
+    true
+}
+
+/// One search, with everything it needs copied out of the room.
+struct Job {
+    server: Arc<Server>,
+    room_ref: RoomRef,
+    rules: Arc<Rules>,
+    history: Vec<Position>,
+    version: u64,
+    id: String,
+    flag: Arc<AtomicBool>,
+    limits: Limits,
+}
+
+impl Job {
+    fn run(self) {
+        let mut engine = Engine::new(Arc::clone(&self.rules), HASH_MB);
+        let root = self.history.last().cloned();
+        let mut report = |info: &SearchInfo| {
+            if let Some(root) = &root {
+                let v = thinking_json(&self.rules, root, info);
+                self.server.broadcast(&self.id, "thinking", &v);
+                let mut room = lock(&self.room_ref);
+                if room.version == self.version && room.search.is_some() {
+                    room.thinking = Some(v);
+                }
+            }
+        };
+        let best = engine.search(&self.history, &self.limits, &self.flag, &mut report);
+        let mut room = lock(&self.room_ref);
+        let ours = room
+            .search
+            .as_ref()
+            .is_some_and(|f| Arc::ptr_eq(f, &self.flag));
+        if !ours || self.flag.load(Ordering::Relaxed) || room.version != self.version {
+            return; // the game changed while we thought; whoever changed it took over
+        }
+        room.search = None;
+        room.thinking = None;
+        if let Some(m) = best {
+            if let Err(e) = room.play(m) {
+                eprintln!("warning: engine move refused in game {}: {e}", self.id);
+            }
+        }
+        self.server.changed(&room);
+        start(&self.server, &self.room_ref, &mut room, false);
+    }
+}
