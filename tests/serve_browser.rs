@@ -18,11 +18,19 @@ fn square_centre(b: &Browser, square: &str) -> (f64, f64) {
          const s = document.getElementById('board').style; \
          return [r.left, r.top, r.width, r.height, +s.getPropertyValue('--files'), +s.getPropertyValue('--ranks')];",
     );
-    let n: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let n: Vec<f64> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
     let file = (square.as_bytes()[0] - b'a') as f64;
     let rank: f64 = square[1..].parse::<f64>().unwrap() - 1.0;
     let (w, h) = (n[2] / n[4], n[3] / n[5]);
-    (n[0] + (file + 0.5) * w, n[1] + (n[5] - 1.0 - rank + 0.5) * h)
+    (
+        n[0] + (file + 0.5) * w,
+        n[1] + (n[5] - 1.0 - rank + 0.5) * h,
+    )
 }
 
 fn click_square(b: &Browser, square: &str) {
@@ -59,7 +67,11 @@ fn click_move(b: &Browser, from: &str, to: &str, expected_san: &str) {
         20,
     );
     let moves = page_moves(b);
-    assert_eq!(moves.last().map(String::as_str), Some(expected_san), "after {from}-{to}: {moves:?}");
+    assert_eq!(
+        moves.last().map(String::as_str),
+        Some(expected_san),
+        "after {from}-{to}: {moves:?}"
+    );
 }
 
 /// Fills the new-game form (selects set by script, the Start button clicked) and waits for
@@ -75,7 +87,10 @@ fn start_game(b: &Browser, variant: &str, kind: &str, value: &str) {
     ));
     b.click("#start");
     b.wait_js(
-        &format!("document.body.dataset.game && document.body.dataset.game !== '{}'", old.as_str().unwrap_or("")),
+        &format!(
+            "document.body.dataset.game && document.body.dataset.game !== '{}'",
+            old.as_str().unwrap_or("")
+        ),
         20,
     );
 }
@@ -86,7 +101,10 @@ fn mrc_game(b: &Browser, served: &Served) {
     assert_eq!(page_piece(b, "e1"), "k-piece white");
     assert_eq!(page_piece(b, "d1"), "m-piece white");
     let glyph = b.js("return getComputedStyle(document.querySelector('cg-board piece.m-piece')).backgroundImage;");
-    assert!(glyph.as_str().unwrap().contains("svg"), "minister drawn as a letter glyph: {glyph}");
+    assert!(
+        glyph.as_str().unwrap().contains("svg"),
+        "minister drawn as a letter glyph: {glyph}"
+    );
     click_move(b, "e2", "e4", "e4");
     click_move(b, "e8", "e6", "e6");
     click_move(b, "h1", "g3", "Ng3");
@@ -105,8 +123,16 @@ fn mrc_game(b: &Browser, served: &Served) {
     // Castling: the king selected shows its destination and its rook as legal squares.
     click_square(b, "e1");
     let dests = b.js("return [...document.querySelectorAll('cg-board square.move-dest')].map(s => s.cgKey).sort();");
-    let dests: Vec<&str> = dests.as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
-    assert!(dests.contains(&"g1") && dests.contains(&"i1"), "king destinations {dests:?}");
+    let dests: Vec<&str> = dests
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert!(
+        dests.contains(&"g1") && dests.contains(&"i1"),
+        "king destinations {dests:?}"
+    );
     if let Ok(path) = std::env::var("MODERN_CHESS_SCREENSHOT") {
         std::thread::sleep(std::time::Duration::from_millis(300));
         std::fs::write(&path, b.screenshot()).expect("write the screenshot");
@@ -126,7 +152,12 @@ fn mrc_game(b: &Browser, served: &Served) {
     // What the page shows is the server's game.
     let id = b.js("return document.body.dataset.game;");
     let (_, state) = served.get_json(&format!("/api/games/{}", id.as_str().unwrap()));
-    let sans: Vec<&str> = state["moves"].as_array().unwrap().iter().map(|m| m["san"].as_str().unwrap()).collect();
+    let sans: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
     assert_eq!(sans, expected);
     let fen = b.js("return document.getElementById('fen').value;");
     assert_eq!(fen, state["fen"]);
@@ -136,8 +167,14 @@ fn mrc_game(b: &Browser, served: &Served) {
 
 fn merc_move(b: &Browser) {
     start_game(b, "merc", "random", "");
-    let ranks = b.js("return [...document.querySelectorAll('coords.side coord')].map(c => c.textContent);");
-    let ranks: Vec<&str> = ranks.as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    let ranks =
+        b.js("return [...document.querySelectorAll('coords.side coord')].map(c => c.textContent);");
+    let ranks: Vec<&str> = ranks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
     assert_eq!(ranks, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
     let files = b.js("return document.querySelectorAll('coords.bottom coord').length;");
     assert_eq!(files, Value::from(10));
@@ -174,7 +211,10 @@ fn every_board_shape(b: &Browser, served: &Served) {
         shapes.insert(format!("{}x{}", v["files"], v["ranks"]));
     }
     for s in ["8x8", "9x8", "9x9", "10x8", "10x10"] {
-        assert!(shapes.contains(s), "no variant with a {s} board: {shapes:?}");
+        assert!(
+            shapes.contains(s),
+            "no variant with a {s} board: {shapes:?}"
+        );
     }
 }
 
@@ -195,13 +235,23 @@ fn check_shape(b: &Browser, state: &Value, flipped: bool) {
             }
             file += num;
             num = 0;
-            let colour = if c.is_ascii_uppercase() { "white" } else { "black" };
-            expected.push(format!("{file},{rank},{}-piece,{colour}", c.to_ascii_lowercase()));
+            let colour = if c.is_ascii_uppercase() {
+                "white"
+            } else {
+                "black"
+            };
+            expected.push(format!(
+                "{file},{rank},{}-piece,{colour}",
+                c.to_ascii_lowercase()
+            ));
             file += 1;
         }
     }
     expected.sort();
-    b.wait_js("!document.querySelector('cg-board piece.fading, cg-board piece.anim')", 10);
+    b.wait_js(
+        "!document.querySelector('cg-board piece.fading, cg-board piece.anim')",
+        10,
+    );
     std::thread::sleep(std::time::Duration::from_millis(200));
     let found = b.js(
         "const board = document.querySelector('cg-board').getBoundingClientRect();          const s = document.getElementById('board').style;          const files = +s.getPropertyValue('--files'), ranks = +s.getPropertyValue('--ranks');          const w = board.width / files, h = board.height / ranks;          return [...document.querySelectorAll('cg-board piece:not(.ghost)')].map(p => {            const r = p.getBoundingClientRect();            const role = [...p.classList].find(c => c.endsWith('-piece'));            const colour = p.classList.contains('white') ? 'white' : 'black';            const ok = Math.abs(r.width - w) < 1.5 && Math.abs(r.height - h) < 1.5;            return [Math.round((r.left - board.left) / w), Math.round((r.top - board.top) / h), role, colour, ok]; });",
@@ -212,17 +262,28 @@ fn check_shape(b: &Browser, state: &Value, flipped: bool) {
         .iter()
         .map(|p| {
             assert_eq!(p[4], Value::Bool(true), "piece not one square in size: {p}");
-            let (col, row) = (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize);
+            let (col, row) = (
+                p[0].as_u64().unwrap() as usize,
+                p[1].as_u64().unwrap() as usize,
+            );
             let (file, rank) = if flipped {
                 (files - 1 - col, row)
             } else {
                 (col, ranks - 1 - row)
             };
-            format!("{file},{rank},{},{}", p[2].as_str().unwrap(), p[3].as_str().unwrap())
+            format!(
+                "{file},{rank},{},{}",
+                p[2].as_str().unwrap(),
+                p[3].as_str().unwrap()
+            )
         })
         .collect();
     shown.sort();
-    assert_eq!(shown, expected, "{} flipped={flipped}", state["variant"]["name"]);
+    assert_eq!(
+        shown, expected,
+        "{} flipped={flipped}",
+        state["variant"]["name"]
+    );
     let labels = b.js("return [...document.querySelectorAll('coords.side coord')].map(c => c.textContent).join(' ');");
     let want: Vec<String> = (1..=ranks).map(|r| r.to_string()).collect();
     assert_eq!(labels.as_str().unwrap(), want.join(" "));

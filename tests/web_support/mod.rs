@@ -36,11 +36,19 @@ pub struct Served {
 }
 
 impl Served {
-    /// Starts the server with `args` after `serve --port 0 --data-dir DATA`, and waits (at
+    /// Starts the server with `args` after `serve --data-dir DATA` (and `--port 0` unless `args`
+    /// name a port), and waits (at
     /// most 30 s) for the line that names its address.
     pub fn start(data: PathBuf, args: &[&str]) -> Served {
+        let port: &[&str] = if args.contains(&"--port") {
+            &[]
+        } else {
+            &["--port", "0"]
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
-            .args(["serve", "--port", "0", "--data-dir"])
+            .arg("serve")
+            .args(port)
+            .arg("--data-dir")
             .arg(&data)
             .args(args)
             .stdin(Stdio::null())
@@ -65,6 +73,7 @@ impl Served {
                 Ok(l) => l,
                 Err(_) => {
                     let _ = child.kill();
+                    let _ = child.wait();
                     panic!("serve did not print its address within 30 s");
                 }
             };
@@ -90,12 +99,18 @@ impl Served {
     /// GET or POST and read the answer as JSON.
     pub fn get_json(&self, path: &str) -> (u16, Value) {
         let (s, b) = self.get(path);
-        (s, serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: {e}: {b}")))
+        (
+            s,
+            serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: {e}: {b}")),
+        )
     }
 
     pub fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
         let (s, b) = self.post(path, &body.to_string());
-        (s, serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: {e}: {b}")))
+        (
+            s,
+            serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: {e}: {b}")),
+        )
     }
 
     /// Creates a game and returns its state.
@@ -120,7 +135,10 @@ impl Served {
             if done(&v) {
                 return v;
             }
-            assert!(Instant::now() < deadline, "game {id} did not get there in {secs} s: {v}");
+            assert!(
+                Instant::now() < deadline,
+                "game {id} did not get there in {secs} s: {v}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -160,7 +178,10 @@ pub fn raw_request(
         head.push_str("\r\n");
     }
     if let Some(b) = body {
-        head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            b.len()
+        ));
     }
     head.push_str("\r\n");
     s.write_all(head.as_bytes()).unwrap();
@@ -222,7 +243,11 @@ pub fn parse_response(raw: &[u8]) -> (u16, String) {
 
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Whether an external program is there; when it is not, the test fails under CI and is
@@ -231,7 +256,10 @@ pub fn have_program(path: &str) -> bool {
     if std::path::Path::new(path).exists() {
         return true;
     }
-    assert!(std::env::var_os("CI").is_none(), "{path} is missing (CI is set)");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{path} is missing (CI is set)"
+    );
     eprintln!("skipping: {path} is not installed");
     false
 }
@@ -257,7 +285,10 @@ impl Browser {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         while TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not start in 30 s");
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not start in 30 s"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = temp_dir("chromium-profile");
@@ -314,7 +345,11 @@ impl Browser {
 
     /// Runs JavaScript in the page and returns its result.
     pub fn js(&self, script: &str) -> Value {
-        self.session_call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+        self.session_call(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": script, "args": [] })),
+        )
     }
 
     /// Waits until a JavaScript expression is true (at most `secs` seconds).
@@ -322,7 +357,10 @@ impl Browser {
         let deadline = Instant::now() + Duration::from_secs(secs);
         let script = format!("return !!({expr});");
         while self.js(&script) != Value::Bool(true) {
-            assert!(Instant::now() < deadline, "not true within {secs} s: {expr}");
+            assert!(
+                Instant::now() < deadline,
+                "not true within {secs} s: {expr}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }

@@ -74,7 +74,10 @@ pub fn handle(server: &Arc<Server>, req: &Request) -> Response {
         ("GET", ["games"]) => Ok(Response::json(200, &Value::Array(server.list()))),
         ("POST", ["games"]) => create(server, req),
         (method, ["games", id, rest @ ..]) => with_game(server, id, method, rest, req),
-        _ => Err(ApiError::not_found(format!("no API endpoint {} {}", req.method, req.path))),
+        _ => Err(ApiError::not_found(format!(
+            "no API endpoint {} {}",
+            req.method, req.path
+        ))),
     };
     result.unwrap_or_else(|e| Response::error(e.status, &e.message))
 }
@@ -85,21 +88,35 @@ fn find(server: &Server, id: &str) -> Result<RoomRef, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))
 }
 
-fn with_game(server: &Arc<Server>, id: &str, method: &str, rest: &[&str], req: &Request) -> ApiResult {
+fn with_game(
+    server: &Arc<Server>,
+    id: &str,
+    method: &str,
+    rest: &[&str],
+    req: &Request,
+) -> ApiResult {
     let room_ref = find(server, id)?;
     match (method, rest) {
         ("GET", []) => Ok(Response::json(200, &lock(&room_ref).view())),
-        ("GET", ["moves"]) => Ok(Response::json(200, &json!({ "moves": lock(&room_ref).legal_json() }))),
+        ("GET", ["moves"]) => Ok(Response::json(
+            200,
+            &json!({ "moves": lock(&room_ref).legal_json() }),
+        )),
         ("GET", ["fen"]) => {
             let room = lock(&room_ref);
-            Ok(Response::json(200, &json!({ "fen": room.game.current().fen(&room.rules) })))
+            Ok(Response::json(
+                200,
+                &json!({ "fen": room.game.current().fen(&room.rules) }),
+            ))
         }
         ("GET", ["pgn"]) => {
             let text = lock(&room_ref).pgn();
-            Ok(Response::new(200, "application/x-chess-pgn; charset=utf-8", text).with_header(
-                "Content-Disposition",
-                &format!("attachment; filename=\"modern-chess-{id}.pgn\""),
-            ))
+            Ok(
+                Response::new(200, "application/x-chess-pgn; charset=utf-8", text).with_header(
+                    "Content-Disposition",
+                    &format!("attachment; filename=\"modern-chess-{id}.pgn\""),
+                ),
+            )
         }
         ("POST", ["move"]) => play(server, &room_ref, req),
         ("POST", ["undo"]) => undo(server, &room_ref, req),
@@ -111,7 +128,10 @@ fn with_game(server: &Arc<Server>, id: &str, method: &str, rest: &[&str], req: &
                 message: format!("{method} is not allowed on {}", req.path),
             })
         }
-        _ => Err(ApiError::not_found(format!("no API endpoint {method} {}", req.path))),
+        _ => Err(ApiError::not_found(format!(
+            "no API endpoint {method} {}",
+            req.path
+        ))),
     }
 }
 
@@ -141,16 +161,32 @@ fn check_player(p: Option<Player>, side: &str) -> Result<Player, ApiError> {
 
 fn create(server: &Arc<Server>, req: &Request) -> ApiResult {
     let spec: NewGame = body(req)?;
-    let name = spec.variant.as_deref().unwrap_or(modern_chess::catalog::DEFAULT_VARIANT);
+    let name = spec
+        .variant
+        .as_deref()
+        .unwrap_or(modern_chess::catalog::DEFAULT_VARIANT);
     let entry = server.catalog.get(name).ok_or_else(|| {
-        let names: Vec<&str> = server.catalog.entries.iter().map(|e| e.name.as_str()).collect();
-        ApiError::bad_request(format!("unknown variant `{name}`; known: {}", names.join(", ")))
+        let names: Vec<&str> = server
+            .catalog
+            .entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        ApiError::bad_request(format!(
+            "unknown variant `{name}`; known: {}",
+            names.join(", ")
+        ))
     })?;
     let given = [spec.id.is_some(), spec.setup.is_some(), spec.fen.is_some()];
     if given.iter().filter(|g| **g).count() > 1 {
-        return Err(ApiError::bad_request("give at most one of id, setup and fen"));
+        return Err(ApiError::bad_request(
+            "give at most one of id, setup and fen",
+        ));
     }
-    let players = [check_player(spec.white, "white")?, check_player(spec.black, "black")?];
+    let players = [
+        check_player(spec.white, "white")?,
+        check_player(spec.black, "black")?,
+    ];
     let movetime = spec.movetime_ms.unwrap_or(1000);
     if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&movetime) {
         return Err(ApiError::bad_request(format!(
@@ -257,7 +293,10 @@ fn resign(server: &Arc<Server>, room_ref: &RoomRef, req: &Request) -> ApiResult 
     let spec: ResignBody = body(req)?;
     let mut room = lock(room_ref);
     if let Some(o) = room.game.outcome(&room.rules) {
-        return Err(ApiError::conflict(format!("the game is already over ({})", o.describe(&room.rules))));
+        return Err(ApiError::conflict(format!(
+            "the game is already over ({})",
+            o.describe(&room.rules)
+        )));
     }
     let side = match &spec.side {
         Some(s) => parse_colour(s)
@@ -278,7 +317,10 @@ fn resign(server: &Arc<Server>, room_ref: &RoomRef, req: &Request) -> ApiResult 
 fn engine_move(server: &Arc<Server>, room_ref: &RoomRef) -> ApiResult {
     let mut room = lock(room_ref);
     if let Some(o) = room.game.outcome(&room.rules) {
-        return Err(ApiError::conflict(format!("the game is over ({})", o.describe(&room.rules))));
+        return Err(ApiError::conflict(format!(
+            "the game is over ({})",
+            o.describe(&room.rules)
+        )));
     }
     if room.search.is_some() {
         return Err(ApiError::conflict("the engine is already thinking"));

@@ -88,7 +88,12 @@ mod tests {
             if p.is_dir() {
                 walk(&p, base, out);
             } else {
-                out.push(p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
+                out.push(
+                    p.strip_prefix(base)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
             }
         }
     }
@@ -99,7 +104,10 @@ mod tests {
         let mut on_disk = Vec::new();
         walk(&base, &base, &mut on_disk);
         for f in &on_disk {
-            assert!(FILES.iter().any(|(p, _)| p == f), "web/{f} is not in assets::FILES");
+            assert!(
+                FILES.iter().any(|(p, _)| p == f),
+                "web/{f} is not in assets::FILES"
+            );
         }
         assert_eq!(on_disk.len(), FILES.len());
         assert!(lookup("/").is_some());

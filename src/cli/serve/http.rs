@@ -58,10 +58,9 @@ impl HttpError {
         match self {
             HttpError::Closed => None,
             HttpError::Malformed(m) => Some((400, format!("malformed request: {m}"))),
-            HttpError::HeadTooLarge => Some((
-                431,
-                format!("request head larger than {MAX_HEAD} bytes"),
-            )),
+            HttpError::HeadTooLarge => {
+                Some((431, format!("request head larger than {MAX_HEAD} bytes")))
+            }
             HttpError::BodyTooLarge(n) => Some((
                 413,
                 format!("request body of {n} bytes is larger than the limit of {MAX_BODY}"),
@@ -105,8 +104,7 @@ pub fn read_request(reader: &mut impl BufRead) -> Result<Request, HttpError> {
     let mut used = 0;
     let first = read_line(reader, &mut used)?;
     let mut parts = first.split(' ');
-    let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next())
-    {
+    let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
         (Some(m), Some(t), Some(v), None) if !m.is_empty() && t.starts_with('/') => (m, t, v),
         _ => return Err(HttpError::Malformed(format!("request line `{first}`"))),
     };
@@ -267,7 +265,10 @@ mod tests {
 
     #[test]
     fn refuses_bad_requests() {
-        assert!(matches!(parse(b"GARBAGE\r\n\r\n"), Err(HttpError::Malformed(_))));
+        assert!(matches!(
+            parse(b"GARBAGE\r\n\r\n"),
+            Err(HttpError::Malformed(_))
+        ));
         assert!(matches!(
             parse(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"),
             Err(HttpError::Malformed(_))

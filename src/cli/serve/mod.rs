@@ -53,14 +53,17 @@ pub fn run(args: ServeArgs) -> Result<()> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
-    let dir = args
-        .data_dir
-        .clone()
-        .or_else(|| store::data_dir().map(|d| d.join("web")));
+    let dir = match args.data_dir.clone() {
+        Some(d) => Some(d),
+        None => match crate::cli::datadir::data_dir() {
+            Ok(d) => Some(d.join("web")),
+            Err(e) => {
+                eprintln!("warning: {e:#}; games are not stored");
+                None
+            }
+        },
+    };
     let store = dir.map(store::Store::new);
-    if store.is_none() {
-        eprintln!("warning: no data folder (HOME and XDG_DATA_HOME unset): games are not stored");
-    }
     let server = Arc::new(Server::new(catalog, store));
     let (restored, warnings) = server.restore();
     for w in warnings {
@@ -70,7 +73,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
     let addr = listener.local_addr()?;
     if let Some(s) = &server.store {
-        println!("games are stored in {} ({restored} restored)", s.dir.display());
+        println!(
+            "games are stored in {} ({restored} restored)",
+            s.dir.display()
+        );
     }
     println!("modern-chess serve: listening on http://{addr}/");
     let active = Arc::new(AtomicUsize::new(0));
@@ -118,7 +124,10 @@ fn answer(server: &Arc<Server>, req: &Request) -> Response {
         return api::handle(server, req);
     }
     if req.method != "GET" {
-        return Response::error(405, &format!("{} is not allowed on {}", req.method, req.path));
+        return Response::error(
+            405,
+            &format!("{} is not allowed on {}", req.method, req.path),
+        );
     }
     match assets::lookup(&req.path) {
         Some((kind, bytes)) => Response::new(200, kind, bytes.to_vec()),
@@ -136,7 +145,9 @@ fn events(server: &Arc<Server>, stream: &mut TcpStream, id: &str) {
     let (tx, rx) = mpsc::channel();
     server.watch(id, tx);
     let first = lock(&room_ref).view().to_string();
-    if http::write_sse_head(stream).is_err() || http::write_sse_event(stream, "state", &first).is_err() {
+    if http::write_sse_head(stream).is_err()
+        || http::write_sse_event(stream, "state", &first).is_err()
+    {
         return;
     }
     loop {

@@ -136,7 +136,8 @@ impl Room {
     /// # Errors
     /// When the start FEN or a move does not fit the variant any more.
     pub fn restore(saved: &SavedGame, entry: &Entry) -> Result<Room, String> {
-        let start = Position::from_fen(&entry.rules, &saved.start_fen).map_err(|e| e.to_string())?;
+        let start =
+            Position::from_fen(&entry.rules, &saved.start_fen).map_err(|e| e.to_string())?;
         let mut room = Room::new(saved.id.clone(), entry, start, saved.start_id);
         room.players = saved.players;
         room.movetime_ms = saved.movetime_ms;
@@ -169,7 +170,12 @@ impl Room {
             variant: self.variant.clone(),
             start_fen: self.game.start().fen(&self.rules),
             start_id: self.start_id,
-            moves: self.game.moves().iter().map(|m| m.uci(&self.rules)).collect(),
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .map(|m| m.uci(&self.rules))
+                .collect(),
             players: self.players,
             movetime_ms: self.movetime_ms,
             resigned,

@@ -110,7 +110,7 @@ impl Server {
                 )
             })
             .collect();
-        list.sort_by(|a, b| b.0.cmp(&a.0));
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
         list.into_iter().map(|(_, v)| v).collect()
     }
 
@@ -119,14 +119,21 @@ impl Server {
     pub fn persist(&self, saved: &SavedGame) {
         if let Some(store) = &self.store {
             if let Err(e) = store.save(saved) {
-                eprintln!("warning: could not store game {} in {}: {e}", saved.id, store.dir.display());
+                eprintln!(
+                    "warning: could not store game {} in {}: {e}",
+                    saved.id,
+                    store.dir.display()
+                );
             }
         }
     }
 
     /// Registers a page watching a game.
     pub fn watch(&self, id: &str, tx: Sender<Event>) {
-        lock(&self.watchers).entry(id.to_string()).or_default().push(tx);
+        lock(&self.watchers)
+            .entry(id.to_string())
+            .or_default()
+            .push(tx);
     }
 
     /// Sends an event to every page watching a game (and forgets closed ones).

@@ -1,25 +1,10 @@
 //! Games on disk, so a reload or a server restart loses nothing: one JSON file per game in
 //! `$XDG_DATA_HOME/modern-chess/web/` (by default `~/.local/share/modern-chess/web/`), written
-//! to a temporary file and renamed, so a crash never leaves half a game.
+//! to a temporary file and renamed, so a crash never leaves half a game. The data folder is
+//! the one `play`'s autosave uses ([`crate::cli::datadir::data_dir`]).
 
 use super::room::SavedGame;
 use std::path::{Path, PathBuf};
-
-/// The user's data folder for modern-chess: `$XDG_DATA_HOME/modern-chess`, or
-/// `$HOME/.local/share/modern-chess` when `XDG_DATA_HOME` is unset, empty or relative (as the
-/// XDG base directory specification says).
-pub fn data_dir() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    let base = match xdg {
-        Some(p) => p,
-        None => PathBuf::from(std::env::var_os("HOME").filter(|h| !h.is_empty())?)
-            .join(".local")
-            .join("share"),
-    };
-    Some(base.join("modern-chess"))
-}
 
 /// The folder of stored web games.
 pub struct Store {
@@ -28,7 +13,11 @@ pub struct Store {
 
 /// A game id is short lower-case hex; anything else is refused before it reaches a path.
 pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    !id.is_empty()
+        && id.len() <= 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
 impl Store {
@@ -66,7 +55,9 @@ impl Store {
         paths.sort();
         for p in paths {
             let read = std::fs::read_to_string(&p).map_err(|e| e.to_string());
-            match read.and_then(|t| serde_json::from_str::<SavedGame>(&t).map_err(|e| e.to_string())) {
+            match read
+                .and_then(|t| serde_json::from_str::<SavedGame>(&t).map_err(|e| e.to_string()))
+            {
                 Ok(g) if valid_id(&g.id) => games.push(g),
                 Ok(g) => warnings.push(format!("{}: bad game id `{}`", p.display(), g.id)),
                 Err(e) => warnings.push(format!("{}: {e}", p.display())),
@@ -78,8 +69,7 @@ impl Store {
 
 fn is_game_file(p: &Path) -> bool {
     p.extension().is_some_and(|x| x == "json")
-        && p
-            .file_name()
+        && p.file_name()
             .is_some_and(|n| !n.to_string_lossy().starts_with('.'))
 }
 

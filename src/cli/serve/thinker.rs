@@ -58,7 +58,11 @@ pub fn start(server: &Arc<Server>, room_ref: &RoomRef, room: &mut Room, force: b
     let flag = Arc::new(AtomicBool::new(false));
     room.search = Some(Arc::clone(&flag));
     let player = room.players[room.side_to_move()];
-    let level = if player.is_engine() { player.level } else { MAX_LEVEL };
+    let level = if player.is_engine() {
+        player.level
+    } else {
+        MAX_LEVEL
+    };
     let limits = Limits {
         depth: (level < MAX_LEVEL).then_some(level.max(1) as u32),
         movetime_ms: Some(room.movetime_ms),

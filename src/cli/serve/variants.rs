@@ -15,8 +15,6 @@ pub struct Entry {
     pub rules: Arc<Rules>,
     /// Where the file came from, for the page and for error messages.
     pub origin: String,
-    /// The folder of the variant file, where a piece `image` file name is looked up.
-    pub folder: Option<PathBuf>,
 }
 
 /// Every variant the server knows, in the order the page lists them.
@@ -67,7 +65,10 @@ impl Catalog {
         }
         if let Some(p) = extra {
             if !p.exists() {
-                return Err(format!("--variant-path {}: no such file or folder", p.display()));
+                return Err(format!(
+                    "--variant-path {}: no such file or folder",
+                    p.display()
+                ));
             }
             folders.push(p.to_path_buf());
         }
@@ -97,7 +98,6 @@ impl Catalog {
                 .map(|f| f.join(format!("{name}.toml")).display().to_string())
                 .unwrap_or_else(|| format!("built-in {name}.toml")),
             rules: Arc::new(Rules::compile(v)),
-            folder,
         };
         match self.entries.iter_mut().find(|e| e.name == name) {
             Some(old) => *old = entry,
