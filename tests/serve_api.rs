@@ -414,6 +414,27 @@ fn checkmate_ends_the_game() {
 }
 
 #[test]
+fn promotion_to_each_of_the_variants_pieces() {
+    let s = serve();
+    let g = s.new_game(json!({ "variant": "mrc", "fen": "4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1" }));
+    let promos: Vec<(&str, &str)> = g["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == "a8")
+        .map(|m| {
+            assert_eq!(m["targets"], json!(["a9"]));
+            (m["promo"].as_str().unwrap(), m["uci"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(promos, [("Q", "a8a9q"), ("M", "a8a9m"), ("R", "a8a9r"), ("B", "a8a9b"), ("N", "a8a9n")]);
+    let v = s.play(&id_of(&g), "a8a9m");
+    assert_eq!(sans(&v), ["a9=M"]);
+    let v = s.play(&id_of(&s.new_game(json!({ "variant": "mrc", "fen": "4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1" }))), "a9=R");
+    assert_eq!(v["fen"].as_str().unwrap().split(' ').next().unwrap(), "R3k4/9/9/9/9/9/9/9/4K4");
+}
+
+#[test]
 fn take_back_and_resign() {
     let s = serve();
     let g = mrc_game(&s);

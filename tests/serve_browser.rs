@@ -165,6 +165,20 @@ fn mrc_game(b: &Browser, served: &Served) {
     assert_eq!(status.as_str().unwrap(), "Black to move");
 }
 
+/// A promotion opens a chooser of the variant's pieces; the minister is picked.
+fn promotion_chooser(b: &Browser) {
+    start_game(b, "mrc", "fen", "4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1");
+    click_square(b, "a8");
+    click_square(b, "a9");
+    b.wait_js("!document.getElementById('chooser').hidden", 10);
+    let offered = b.js("return [...document.querySelectorAll('#chooser button[data-uci]')].map(e => e.dataset.uci);");
+    assert_eq!(offered, serde_json::json!(["a8a9q", "a8a9m", "a8a9r", "a8a9b", "a8a9n"]));
+    b.click("#chooser button[data-uci='a8a9m']");
+    b.wait_js("document.querySelectorAll('#moves .san').length === 1", 20);
+    assert_eq!(page_moves(b), ["a9=M"]);
+    assert_eq!(page_piece(b, "a9"), "m-piece white");
+}
+
 fn merc_move(b: &Browser) {
     start_game(b, "merc", "random", "");
     let ranks =
@@ -188,6 +202,9 @@ fn merc_move(b: &Browser) {
     let (_, y10) = square_centre(b, "a10");
     let (_, y1) = square_centre(b, "a1");
     assert!(y10 < y1);
+    // The engine moves for Black when asked.
+    b.click("#engine");
+    b.wait_js("document.querySelectorAll('#moves .san').length === 2", 30);
 }
 
 /// Every variant the server offers (8x8, 9x8, 9x9, 10x8, 10x10 among them): each piece is
@@ -299,6 +316,7 @@ fn mrc_and_merc_by_clicks_in_headless_chromium() {
     b.goto(&served.url("/"));
     b.wait_js("document.body.dataset.ready === 'yes'", 30);
     mrc_game(&b, &served);
+    promotion_chooser(&b);
     merc_move(&b);
     every_board_shape(&b, &served);
     let errors = b.js("return document.getElementById('error').textContent;");

@@ -155,6 +155,8 @@ function renderStatus(state) {
   const link = `${location.origin}/?game=${state.id}`;
   $('game-link').href = link;
   $('game-link').textContent = link;
+  $('as-white').href = link + '&as=white';
+  $('as-black').href = link + '&as=black';
   if (!state.searching) $('thinking').textContent = '';
 }
 
@@ -252,6 +254,7 @@ function watch(id) {
 async function open(id) {
   try {
     apply(await api('GET', `games/${id}`));
+    $('variant').value = game.variant.name;
     watch(id);
     history.replaceState(null, '', `/?game=${id}${mySide ? '&as=' + mySide : ''}`);
   } catch (e) {
