@@ -427,11 +427,26 @@ fn promotion_to_each_of_the_variants_pieces() {
             (m["promo"].as_str().unwrap(), m["uci"].as_str().unwrap())
         })
         .collect();
-    assert_eq!(promos, [("Q", "a8a9q"), ("M", "a8a9m"), ("R", "a8a9r"), ("B", "a8a9b"), ("N", "a8a9n")]);
+    assert_eq!(
+        promos,
+        [
+            ("Q", "a8a9q"),
+            ("M", "a8a9m"),
+            ("R", "a8a9r"),
+            ("B", "a8a9b"),
+            ("N", "a8a9n")
+        ]
+    );
     let v = s.play(&id_of(&g), "a8a9m");
     assert_eq!(sans(&v), ["a9=M"]);
-    let v = s.play(&id_of(&s.new_game(json!({ "variant": "mrc", "fen": "4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1" }))), "a9=R");
-    assert_eq!(v["fen"].as_str().unwrap().split(' ').next().unwrap(), "R3k4/9/9/9/9/9/9/9/4K4");
+    let v = s.play(
+        &id_of(&s.new_game(json!({ "variant": "mrc", "fen": "4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1" }))),
+        "a9=R",
+    );
+    assert_eq!(
+        v["fen"].as_str().unwrap().split(' ').next().unwrap(),
+        "R3k4/9/9/9/9/9/9/9/4K4"
+    );
 }
 
 #[test]

@@ -50,8 +50,12 @@ fn page_moves(b: &Browser) -> Vec<String> {
 
 /// What the board shows on a square: `white k-piece`, or empty.
 fn page_piece(b: &Browser, key: &str) -> String {
+    b.wait_js(
+        "!document.querySelector('cg-board piece.fading, cg-board piece.anim')",
+        10,
+    );
     let script = format!(
-        "const p = [...document.querySelectorAll('cg-board piece')].find(p => p.cgKey === '{key}' && !p.classList.contains('ghost')); \
+        "const p = [...document.querySelectorAll('cg-board piece')].find(p => p.cgKey === '{key}' && !p.classList.contains('ghost') && !p.classList.contains('fading')); \
          return p ? [...p.classList].filter(c => c.endsWith('-piece') || c === 'white' || c === 'black').sort().join(' ') : '';"
     );
     b.js(&script).as_str().unwrap().to_string()
@@ -172,7 +176,10 @@ fn promotion_chooser(b: &Browser) {
     click_square(b, "a9");
     b.wait_js("!document.getElementById('chooser').hidden", 10);
     let offered = b.js("return [...document.querySelectorAll('#chooser button[data-uci]')].map(e => e.dataset.uci);");
-    assert_eq!(offered, serde_json::json!(["a8a9q", "a8a9m", "a8a9r", "a8a9b", "a8a9n"]));
+    assert_eq!(
+        offered,
+        serde_json::json!(["a8a9q", "a8a9m", "a8a9r", "a8a9b", "a8a9n"])
+    );
     b.click("#chooser button[data-uci='a8a9m']");
     b.wait_js("document.querySelectorAll('#moves .san').length === 1", 20);
     assert_eq!(page_moves(b), ["a9=M"]);
@@ -192,7 +199,12 @@ fn merc_move(b: &Browser) {
     assert_eq!(ranks, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
     let files = b.js("return document.querySelectorAll('coords.bottom coord').length;");
     assert_eq!(files, Value::from(10));
-    let pieces = b.js("return document.querySelectorAll('cg-board piece:not(.ghost)').length;");
+    b.wait_js(
+        "!document.querySelector('cg-board piece.fading, cg-board piece.anim')",
+        10,
+    );
+    let pieces =
+        b.js("return document.querySelectorAll('cg-board piece:not(.ghost):not(.fading)').length;");
     assert_eq!(pieces, Value::from(32), "8 pieces and 8 pawns a side");
     assert_eq!(page_piece(b, "e3"), "p-piece white");
     click_move(b, "e3", "e5", "e5");
@@ -271,7 +283,7 @@ fn check_shape(b: &Browser, state: &Value, flipped: bool) {
     );
     std::thread::sleep(std::time::Duration::from_millis(200));
     let found = b.js(
-        "const board = document.querySelector('cg-board').getBoundingClientRect();          const s = document.getElementById('board').style;          const files = +s.getPropertyValue('--files'), ranks = +s.getPropertyValue('--ranks');          const w = board.width / files, h = board.height / ranks;          return [...document.querySelectorAll('cg-board piece:not(.ghost)')].map(p => {            const r = p.getBoundingClientRect();            const role = [...p.classList].find(c => c.endsWith('-piece'));            const colour = p.classList.contains('white') ? 'white' : 'black';            const ok = Math.abs(r.width - w) < 1.5 && Math.abs(r.height - h) < 1.5;            return [Math.round((r.left - board.left) / w), Math.round((r.top - board.top) / h), role, colour, ok]; });",
+        "const board = document.querySelector('cg-board').getBoundingClientRect();          const s = document.getElementById('board').style;          const files = +s.getPropertyValue('--files'), ranks = +s.getPropertyValue('--ranks');          const w = board.width / files, h = board.height / ranks;          return [...document.querySelectorAll('cg-board piece:not(.ghost):not(.fading)')].map(p => {            const r = p.getBoundingClientRect();            const role = [...p.classList].find(c => c.endsWith('-piece'));            const colour = p.classList.contains('white') ? 'white' : 'black';            const ok = Math.abs(r.width - w) < 1.5 && Math.abs(r.height - h) < 1.5;            return [Math.round((r.left - board.left) / w), Math.round((r.top - board.top) / h), role, colour, ok]; });",
     );
     let mut shown: Vec<String> = found
         .as_array()

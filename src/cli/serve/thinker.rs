@@ -66,7 +66,7 @@ pub fn start(server: &Arc<Server>, room_ref: &RoomRef, room: &mut Room, force: b
     let limits = Limits {
         depth: (level < MAX_LEVEL).then_some(level.max(1) as u32),
         movetime_ms: Some(room.movetime_ms),
-        nodes: None,
+        ..Limits::default()
     };
     let job = Job {
         server: Arc::clone(server),
