@@ -20,7 +20,7 @@ use super::http::{Request, Response};
 use super::room::{parse_colour, Player, PlayerKind, Room, MAX_LEVEL};
 use super::server::{lock, RoomRef, Server};
 use super::thinker;
-use crate::cli::common::{chosen_start, position_for, Choice};
+use modern_chess::start::StartChoice;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -194,22 +194,22 @@ fn create(server: &Arc<Server>, req: &Request) -> ApiResult {
             MOVETIME_RANGE.0, MOVETIME_RANGE.1
         )));
     }
-    let choice = Choice {
-        variant: None,
-        random: !given.contains(&true),
-        fen: spec.fen,
-        setup: spec.setup,
-        id: spec.id,
-        seed: spec.seed,
+    let choice = match (spec.id, spec.setup, spec.fen) {
+        (Some(id), _, _) => StartChoice::Id(id),
+        (_, Some(back), _) => StartChoice::BackRank(back),
+        (_, _, Some(fen)) => StartChoice::Fen(fen),
+        _ => StartChoice::Random,
     };
-    let rules = &entry.rules;
-    let bad = |e: anyhow::Error| ApiError::bad_request(format!("{e:#}"));
-    let start_id = if choice.fen.is_some() {
-        None
-    } else {
-        chosen_start(rules, &choice).map_err(bad)?.map(|s| s.0)
-    };
-    let start = position_for(rules, &choice).map_err(bad)?;
+    let seed = spec.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let start = choice
+        .resolve(&entry.rules, seed)
+        .map_err(|e| ApiError::bad_request(format!("start position: {e}")))?;
+    let (start, start_id) = (start.position, start.id);
     let mut room = Room::new(server.new_id(), entry, start, start_id);
     room.players = players;
     room.movetime_ms = movetime;
