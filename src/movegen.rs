@@ -703,7 +703,7 @@ mod tests {
     use super::*;
     use crate::catalog;
     use crate::setup;
-    use crate::variant::{FileResolver, Variant};
+    use crate::variant::{NoResolver, Variant};
     use std::collections::HashSet;
 
     /// The reference: every pseudo-legal move, kept when the own king is safe after making it.
@@ -792,7 +792,7 @@ rank = 8
 to = "Q"
 "#
         );
-        Rules::compile(Variant::from_text("test.toml", &text, &FileResolver).unwrap())
+        Rules::compile(Variant::from_text("test.toml", &text, &NoResolver).unwrap())
     }
 
     /// Pins and checks along nightrider lines and by step-limited riders.

@@ -10,7 +10,7 @@ use crate::geometry::{Bitboard, Geometry, Square, NO_SQUARE};
 use crate::variant::Variant;
 
 /// Piece kinds a variant may define (the position keeps one bitboard each).
-pub const MAX_PIECE_TYPES: usize = 16;
+pub use crate::variant::MAX_PIECE_TYPES;
 
 /// A ray of one direction and step limit from every square.
 #[derive(Debug, Clone)]
@@ -351,8 +351,8 @@ impl Rules {
         let mut promotion_to = Vec::new();
         if let Some(p) = &variant.promotion {
             promotion_zone = [
-                geo.rank_mask(p.rank),
-                geo.rank_mask(variant.ranks - 1 - p.rank),
+                geo.rank_mask(p.zone.1),
+                geo.rank_mask(variant.ranks - 1 - p.zone.1),
             ];
             promotion_to = p.to.clone();
         }

@@ -71,7 +71,7 @@ fn expect_error(text: &str, field: &str, line: Option<usize>) -> String {
         Err(e) => e,
     };
     let s = e.to_string();
-    let hit = e.0.iter().find(|f| f.field.contains(field));
+    let hit = e.problems().iter().find(|f| f.field.contains(field));
     assert!(hit.is_some(), "no error about `{field}` in:\n{s}");
     if let Some(l) = line {
         let f = hit.unwrap();
@@ -108,30 +108,58 @@ fn missing_fields_are_named() {
 
 #[test]
 fn wrong_types_and_unknown_keys_give_line_and_column() {
-    expect_error(
+    // serde's errors name the real key, never the pseudo-key `toml`
+    let s = expect_error(
         &MINI.replace("files = 5", "files = \"five\""),
-        "toml",
+        "board.files",
         Some(3),
     );
+    assert!(!s.contains("`toml`"), "{s}");
     expect_error(
         &MINI.replace("random = true", "random = \"yes\""),
-        "toml",
+        "setup.random",
         Some(12),
     );
     let s = expect_error(
         &MINI.replace("ranks = 6", "ranks = 6\ncolour = 3"),
-        "toml",
+        "board.colour",
         Some(5),
     );
     assert!(s.contains("colour"), "{s}");
     let s = expect_error(
         &MINI.replace("R = { betza = \"R\" }", "R = { betza = \"R\", speed = 2 }"),
-        "toml",
+        "pieces.R.speed",
         Some(7),
     );
     assert!(s.contains("speed"), "{s}");
+    let s = expect_error(
+        &MINI.replace("army = ", "armee = "),
+        "setup.armee",
+        Some(11),
+    );
+    assert!(s.contains("unknown field"), "{s}");
+    expect_error(
+        &MINI.replace("random = true", "random = true\nsymmetry = \"sideways\""),
+        "setup.symmetry",
+        Some(13),
+    );
     expect_error("name = \"x\"\n[board\nfiles = 3\n", "toml", Some(2));
-    expect_error("name = \"x\"\nname = \"y\"\n", "toml", Some(2));
+    expect_error("name = \"x\"\nname = \"y\"\n", "toml syntax", Some(2));
+}
+
+/// A board too large for a position gives one error about the board, not follow-on errors
+/// about a board nobody wrote.
+#[test]
+fn a_too_large_board_is_one_error() {
+    let e = load(
+        &MINI
+            .replace("files = 5", "files = 20")
+            .replace("ranks = 6", "ranks = 20"),
+    )
+    .unwrap_err();
+    assert_eq!(e.problems().len(), 1, "{e}");
+    assert_eq!(e.problems()[0].field, "board", "{e}");
+    assert!(!e.to_string().contains("8x8"), "{e}");
 }
 
 #[test]
@@ -260,11 +288,11 @@ fn extends_problems_are_named() {
         let e = Variant::from_text(
             &format!("{ROOT}/variants/x.toml"),
             "extends = \"/dev/zero\"\n",
-            &modern_chess::variant::FileResolver,
+            &modern_chess::catalog::FileResolver,
         )
         .unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
-        let e = Variant::from_path(std::path::Path::new("/dev/zero")).unwrap_err();
+        let e = catalog::from_path(std::path::Path::new("/dev/zero")).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
     }
     // a working extension for contrast

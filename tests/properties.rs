@@ -65,7 +65,8 @@ fn all_rules() -> Vec<(String, Rules)> {
     files
         .iter()
         .map(|p| {
-            let v = Variant::from_path(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let v = modern_chess::catalog::from_path(p)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
                 Rules::compile(v),
@@ -274,16 +275,44 @@ fn ref_attacked(v: &Variant, rp: &RefPos, sq: usize, by: usize) -> bool {
     })
 }
 
+/// How many pieces of kind `t` White has in the start position (the army and the placement).
+fn start_count(v: &Variant, t: usize) -> usize {
+    let army = v.setup.army.iter().filter(|&&x| x == t).count();
+    let placed = v.setup.placement.iter().filter(|p| p.white && p.piece == t).count();
+    let pawns = match v.setup.pawn {
+        Some((p, _)) if p == t && v.setup.placement.is_empty() => {
+            (v.setup.files.1 - v.setup.files.0 + 1) as usize
+        }
+        _ => 0,
+    };
+    army + placed + pawns
+}
+
+/// A pawn move into the promotion zone: one move per choice (with `only_captured`, only kinds
+/// the side has fewer of than at the start), and the plain move too before the zone's last rank;
+/// on the last rank with no choice the move does not exist.
 fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize, m: Move) {
-    let promo_rank = v.promotion.as_ref().map(|p| rank_for(rp, rp.side, p.rank));
-    if v.pieces[t].pawn && Some(rp.rank(m.to as usize)) == promo_rank {
-        for &p in &v.promotion.as_ref().unwrap().to {
+    let Some(p) = v.promotion.as_ref().filter(|_| v.pieces[t].pawn) else {
+        out.push(m);
+        return;
+    };
+    let r = rp.rank(m.to as usize);
+    let (first, last) = (rank_for(rp, rp.side, p.zone.0), rank_for(rp, rp.side, p.zone.1));
+    let inside = (first.min(last)..=first.max(last)).contains(&r);
+    if !inside {
+        out.push(m);
+        return;
+    }
+    for &k in &p.to {
+        let have = rp.board.iter().filter(|&&b| b == Some((k, rp.side))).count();
+        if !p.only_captured || have < start_count(v, k) {
             out.push(Move {
-                promo: p as u8,
+                promo: k as u8,
                 ..m
             });
         }
-    } else {
+    }
+    if r != last {
         out.push(m);
     }
 }
@@ -804,7 +833,7 @@ fn start_positions_follow_the_setup_rules() {
     for_each_variant(48, any::<u64>(), |rules, seed| {
         let v = &rules.variant;
         let id = setup::random_id(v, seed);
-        let sp = setup::from_id(v, id).map_err(TestCaseError::fail)?;
+        let sp = setup::from_id(v, id).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(setup::to_id(v, &sp), Ok(id));
         prop_assert!(ref_valid_rank(v, &sp.white) && ref_valid_rank(v, &sp.black));
         match v.setup.symmetry {
@@ -888,7 +917,7 @@ fn readme_examples_load() {
         let v = Variant::from_text(
             &format!("{dir}/README-example.toml"),
             b,
-            &modern_chess::variant::FileResolver,
+            &modern_chess::catalog::FileResolver,
         )
         .unwrap_or_else(|e| panic!("{e}\n{b}"));
         let rules = Rules::compile(v);

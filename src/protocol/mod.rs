@@ -13,7 +13,6 @@ use crate::catalog;
 use crate::engine::{Engine, Limits, SearchInfo};
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
-use crate::variant::Variant;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,7 +114,7 @@ impl VariantSet {
                 problems.push(format!("{}: unusable file name", f.display()));
                 continue;
             }
-            match Variant::from_path(&f) {
+            match crate::catalog::from_path(&f) {
                 Ok(_) => {
                     self.entries.retain(|(n, _)| *n != name);
                     self.entries.push((name.clone(), VariantSource::File(f)));
@@ -151,7 +150,7 @@ impl VariantSet {
             })?;
         let v = match src {
             VariantSource::Builtin => catalog::load(n),
-            VariantSource::File(p) => Variant::from_path(p),
+            VariantSource::File(p) => crate::catalog::from_path(p),
         }
         .map_err(|e| one_line(&e.to_string()))?;
         Ok(Rules::compile(v))
