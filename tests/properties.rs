@@ -278,7 +278,12 @@ fn ref_attacked(v: &Variant, rp: &RefPos, sq: usize, by: usize) -> bool {
 /// How many pieces of kind `t` White has in the start position (the army and the placement).
 fn start_count(v: &Variant, t: usize) -> usize {
     let army = v.setup.army.iter().filter(|&&x| x == t).count();
-    let placed = v.setup.placement.iter().filter(|p| p.white && p.piece == t).count();
+    let placed = v
+        .setup
+        .placement
+        .iter()
+        .filter(|p| p.white && p.piece == t)
+        .count();
     let pawns = match v.setup.pawn {
         Some((p, _)) if p == t && v.setup.placement.is_empty() => {
             (v.setup.files.1 - v.setup.files.0 + 1) as usize
@@ -297,14 +302,21 @@ fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize,
         return;
     };
     let r = rp.rank(m.to as usize);
-    let (first, last) = (rank_for(rp, rp.side, p.zone.0), rank_for(rp, rp.side, p.zone.1));
+    let (first, last) = (
+        rank_for(rp, rp.side, p.zone.0),
+        rank_for(rp, rp.side, p.zone.1),
+    );
     let inside = (first.min(last)..=first.max(last)).contains(&r);
     if !inside {
         out.push(m);
         return;
     }
     for &k in &p.to {
-        let have = rp.board.iter().filter(|&&b| b == Some((k, rp.side))).count();
+        let have = rp
+            .board
+            .iter()
+            .filter(|&&b| b == Some((k, rp.side)))
+            .count();
         if !p.only_captured || have < start_count(v, k) {
             out.push(Move {
                 promo: k as u8,
