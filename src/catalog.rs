@@ -17,8 +17,13 @@ macro_rules! builtin {
 }
 
 /// The variant files shipped in `variants/`, built in: (short name, text).
-pub const BUILTIN: &[(&str, &str)] =
-    builtin!("mrc", "mrc64", "merc", "icrc", "pmrc", "chess", "chess960", "maura", "erc", "crc",);
+#[rustfmt::skip]
+pub const BUILTIN: &[(&str, &str)] = builtin!(
+    "mrc", "mrc64", "merc", "icrc", "pmrc", "chess", "chess960", "maura", "erc", "crc",
+    "pseudo-mrc", "chess8400", "modern", "capablanca", "gothic", "embassy", "caparandom", "janus",
+    "chancellor", "amazon", "almost", "knightmate", "shatranj", "courier", "makruk", "grand",
+    "shako",
+);
 
 /// The variant `play` uses when none is named.
 pub const DEFAULT_VARIANT: &str = "mrc";

@@ -29,8 +29,8 @@ pub mod setup;
 pub mod start;
 pub mod variant;
 
-pub use fen::{parse_fen, FenError, Setup};
 pub use ends::{EndRule, RuleEnd};
+pub use fen::{parse_fen, FenError, Setup};
 pub use geometry::{Bitboard, Geometry, Square};
 pub use movegen::MoveList;
 pub use piece::{ByColour, Colour, Piece, PieceKind};

@@ -7,11 +7,11 @@
 use crate::fen::{CastlingRight, CastlingRook, Setup};
 use crate::geometry::Geometry;
 use crate::piece::{Colour, Piece, PieceKind};
-use crate::variant::Variant;
 pub use crate::variant::numbering::{
-    back_rank_string, check_back_rank, checked_count, count, from_id, parse_back_rank,
-    random_id, to_id, NumberingError, StartPosition,
+    back_rank_string, check_back_rank, checked_count, count, from_id, parse_back_rank, random_id,
+    to_id, NumberingError, StartPosition,
 };
+use crate::variant::Variant;
 
 /// The start position as a [`Setup`]: the back ranks (Black's by the variant's symmetry), the
 /// pawns, castling rights (the outermost rook on each side of the king, as Shredder file
@@ -36,13 +36,21 @@ pub fn start_setup(v: &Variant, sp: &StartPosition) -> Setup {
         }
     }
     for p in &v.setup.placement {
-        let colour = if p.white { Colour::White } else { Colour::Black };
+        let colour = if p.white {
+            Colour::White
+        } else {
+            Colour::Black
+        };
         setup.board[geo.square(p.file, p.rank) as usize] = Some(piece(colour, p.piece));
     }
     for colour in Colour::ALL {
-        setup
-            .castling
-            .extend(start_castling(v, &geo, &setup, colour, rank[colour.index()]));
+        setup.castling.extend(start_castling(
+            v,
+            &geo,
+            &setup,
+            colour,
+            rank[colour.index()],
+        ));
     }
     // Without a fixed placement the pawns fill their rank on the setup files.
     if let Some((pawn, pr)) = v.setup.pawn.filter(|_| v.setup.placement.is_empty()) {
@@ -82,9 +90,8 @@ fn start_castling(
     let Some(c) = &v.castling else {
         return Vec::new();
     };
-    let is = |f: u8, kind: usize| {
-        setup.board[geo.square(f, rank) as usize] == Some(piece(colour, kind))
-    };
+    let is =
+        |f: u8, kind: usize| setup.board[geo.square(f, rank) as usize] == Some(piece(colour, kind));
     let Some(k) = (0..v.files).find(|&f| is(f, v.royal())) else {
         return Vec::new();
     };

@@ -244,6 +244,90 @@ fn impossible_constraints_are_refused() {
     );
 }
 
+/// Every key the chess-like family added gets the usual error, with line, column and key.
+#[test]
+fn bad_values_of_the_new_keys_are_located() {
+    let with = |section: &str, line: &str| MINI.replace(section, &format!("{section}{line}\n"));
+    // setup.fen: a bad letter, a short rank, a side without its king
+    let fen = |f: &str| {
+        MINI.replace(
+            "army = \"RBKBR\"\nrandom = true\nking_between_rooks = true\n",
+            &format!("fen = \"{f}\"\n"),
+        )
+    };
+    let s = expect_error(&fen("rbkbr/ppppp/5/5/PPPPP/RBKXR"), "setup.fen", Some(11));
+    assert!(s.contains("`X`"), "{s}");
+    expect_error(&fen("rbkbr/ppppp/5/5/PPPP/RBKBR"), "setup.fen", Some(11));
+    let s = expect_error(&fen("rbrbr/ppppp/5/5/PPPPP/RBKBR"), "setup.fen", Some(11));
+    assert!(s.contains("Black needs exactly one royal piece"), "{s}");
+    // promotion.zone and rank together, or out of order
+    let s = expect_error(
+        &with("[promotion]\n", "zone = [4, 6]"),
+        "promotion.zone",
+        Some(18),
+    );
+    assert!(s.contains("not both"), "{s}");
+    let z = MINI.replace("rank = 6\nto", "zone = [6, 5]\nto");
+    expect_error(&z, "promotion.zone", Some(18));
+    expect_error(
+        &MINI.replace("rank = 6\nto", "zone = \"six\"\nto"),
+        "promotion.zone",
+        Some(18),
+    );
+    // the game-end keys are enums or checked values
+    let rules = |line: &str| format!("{MINI}[rules]\n{line}\n");
+    let s = expect_error(&rules("bare_king = \"wins\""), "rules.bare_king", Some(21));
+    assert!(s.contains("plays") && s.contains("loses"), "{s}");
+    expect_error(&rules("stalemate = \"maybe\""), "rules.stalemate", Some(21));
+    expect_error(&rules("checks = 1000"), "rules.checks", Some(21));
+    expect_error(&rules("extinction = \"Z\""), "rules.extinction", Some(21));
+    expect_error(
+        &rules("campmate = { white = \"z9\" }"),
+        "rules.campmate.white",
+        Some(21),
+    );
+    // numbering stages: unknown letters, counts that do not match, colours late, rooks staged
+    let numbering = |stages: &str| format!("{MINI}[setup.numbering]\nstages = {stages}\n");
+    expect_error(&numbering("[\"X\"]"), "setup.numbering.stages", Some(21));
+    let s = expect_error(&numbering("[\"B\"]"), "setup.numbering.stages", Some(21));
+    assert!(s.contains("army has 2"), "{s}");
+    let s = expect_error(
+        &numbering("[\"RR\", \"BB\"]"),
+        "setup.numbering.stages",
+        Some(21),
+    );
+    assert!(s.contains("not a stage"), "{s}");
+    expect_error(
+        &numbering("[\"BB\"]\npairs = \"sideways\""),
+        "setup.numbering.pairs",
+        Some(22),
+    );
+    // Betza hoppers only on unlimited riders; en passant after a diagonal double step refused
+    let s = expect_error(
+        &MINI.replace("betza = \"R\"", "betza = \"pN\""),
+        "pieces.R.betza",
+        Some(7),
+    );
+    assert!(s.contains("hopper"), "{s}");
+    let s = expect_error(
+        &MINI.replace("betza = \"fmWfcF\"", "betza = \"fmFfceWifmnA\""),
+        "pieces.P.betza",
+        Some(9),
+    );
+    assert!(s.contains("diagonal double step"), "{s}");
+}
+
+/// An unknown variant name is called unknown, and a path without `.toml` is tried with it.
+#[test]
+fn unknown_variants_are_called_unknown() {
+    let e = catalog::load("no-such-variant").unwrap_err();
+    assert!(matches!(e, VariantError::Unknown { .. }), "{e}");
+    assert!(e.to_string().contains("unknown variant"), "{e}");
+    assert!(!e.to_string().contains("invalid variant file"), "{e}");
+    let without_ext = format!("{ROOT}/variants/shako");
+    assert_eq!(catalog::load(&without_ext).unwrap().short, "shako");
+}
+
 #[test]
 fn setup_ranks_that_overlap_are_refused() {
     // White's piece rank 3 of 6 and Black's mirrored rank 4 are distinct, but the pawns in

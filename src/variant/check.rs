@@ -609,6 +609,19 @@ fn check_numbering(
             Err(msg) => ck.at(list, "setup.numbering.stages", format!("`{text}`: {msg}")),
         }
     }
+    let first_plain = stages
+        .iter()
+        .position(|s| matches!(s, NumberingStage::Piece { .. }));
+    let late_colour = stages
+        .iter()
+        .rposition(|s| matches!(s, NumberingStage::Coloured { .. }));
+    if let (Some(p), Some(c)) = (first_plain, late_colour) {
+        if c > p {
+            let msg =
+                "colour stages (`B:light`) must come first, so that every digit has a fixed base";
+            ck.at(list, "setup.numbering.stages", msg);
+        }
+    }
     let army_count = |p: usize| setup.army.iter().filter(|&&x| x == p).count();
     let mut placed: BTreeMap<usize, usize> = BTreeMap::new();
     for st in &stages {
