@@ -915,6 +915,10 @@ fn check_rules(
     rules.fifty_move_plies = fifty.unwrap_or(100);
     rules.repetitions = reps.unwrap_or(3);
     rules.checks = checks.unwrap_or(0);
+    if let Some(l) = r.checks.as_ref().filter(|_| rules.checks > 0) {
+        let msg = "n-check is not supported yet (positions and FENs keep no check count): use 0";
+        ck.at(l, "rules.checks", msg);
+    }
     if let Some(m) = &r.lone_minors {
         rules.lone_minors = ck.letters(m, "rules.lone_minors", pieces);
     }

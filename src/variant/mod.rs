@@ -234,7 +234,7 @@ pub struct DrawRules {
     pub bare_king: BareKing,
     /// The result of a stalemate.
     pub stalemate: StalemateResult,
-    /// n-check: the side that gives its n-th check wins (0: off).
+    /// n-check: the side that gives its n-th check wins (0: off; only 0 is accepted yet).
     pub checks: u32,
     /// Campmate: a side whose royal piece reaches one of these squares (file, rank) wins;
     /// index 0 White's region, 1 Black's.
