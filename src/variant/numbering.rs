@@ -192,9 +192,10 @@ impl<'a> Scheme<'a> {
         self.v.setup.army.iter().filter(|&&x| x == p).count()
     }
 
+    /// How many squares the back rank has: the army's length (the checks make it the width of
+    /// the setup files; a fixed `setup.fen` placement has an empty army).
     fn width(&self) -> usize {
-        let (a, b) = self.v.setup.files;
-        (b - a + 1) as usize
+        self.v.setup.army.len()
     }
 
     /// Is the setup square (index within the setup files) dark for White?
