@@ -4,7 +4,9 @@
 //! riders by doubling (`NN`) or a step limit (`W4`, `R2`); direction modifiers `f b l r v s`
 //! (pairs such as `fl` narrow to one quadrant, doubled `ff` to the narrow half of an oblique
 //! leaper); modes `m` (move only), `c` (capture only), `e` (en passant capture), `i` (only from
-//! the piece's initial rank) and `n` (lame: every square on the straight path must be empty).
+//! the piece's initial rank) and `n` (lame: every square on the straight path must be empty);
+//! hoppers for riders: `p` (jump over exactly one piece, then go on as the rider: the xiangqi
+//! cannon is `mRcpR`) and `g` (grasshopper: land on the square just beyond the first piece).
 //! A piece is the union of its components, so the Prime Minister is `BN`.
 
 use pest::Parser;
@@ -13,6 +15,20 @@ use pest_derive::Parser;
 #[derive(Parser)]
 #[grammar = "betza.pest"]
 struct BetzaParser;
+
+/// How a rider treats the first piece on its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Hop {
+    /// It stops there (captures it or is blocked): an ordinary rider.
+    #[default]
+    None,
+    /// `p`: it must jump that piece (the hurdle), then goes on as the rider up to and
+    /// including the next piece (a cannon).
+    Cannon,
+    /// `g`: it lands on the square just beyond the hurdle, whatever the distance travelled
+    /// (a grasshopper).
+    Grasshopper,
+}
 
 /// One direction a piece can go, with how far and under which conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,12 +44,8 @@ pub struct MoveAtom {
     pub en_passant: bool,
     pub initial: bool,
     pub lame: bool,
-}
-
-impl MoveAtom {
-    pub fn is_rider(&self) -> bool {
-        self.range != 1
-    }
+    /// Hopper modifiers (`p`, `g`); riders only.
+    pub hop: Hop,
 }
 
 /// A Betza string that does not parse, with the character offset where it went wrong.
@@ -151,7 +163,7 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
             offset,
             message: match found {
                 Some(c) => format!(
-                    "unexpected `{c}`: expected a modifier (f b l r v s m c i n e) or an atom (W F D N A H C Z G K Q R B)"
+                    "unexpected `{c}`: expected a modifier (f b l r v s m c i n e p g) or an atom (W F D N A H C Z G K Q R B)"
                 ),
                 None => "expected an atom letter (W F D N A H C Z G K Q R B)".into(),
             },
@@ -170,6 +182,7 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         let offset = comp.as_span().start();
         let mut dirs = Vec::new();
         let (mut m, mut c, mut e, mut i, mut n) = (false, false, false, false, false);
+        let mut hop = Hop::None;
         let mut letter = ' ';
         let mut doubled = false;
         let mut limit: Option<u8> = None;
@@ -181,6 +194,8 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                     "e" => e = true,
                     "i" => i = true,
                     "n" => n = true,
+                    "p" => hop = Hop::Cannon,
+                    "g" => hop = Hop::Grasshopper,
                     d => dirs.push(d.chars().next().unwrap_or('f')),
                 },
                 Rule::atom => letter = part.as_str().chars().next().unwrap_or(' '),
@@ -196,6 +211,15 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         }
         let none = !(m || c || e);
         let groups = direction_groups(&dirs);
+        let rides = limit.is_none() && (doubled || base_steps(letter).iter().any(|s| s.1));
+        if hop != Hop::None && (!rides || e || n || i) {
+            return Err(BetzaError {
+                offset,
+                message:
+                    "`p` and `g` (hoppers) apply to unlimited riders only, without `e`, `n` or `i`"
+                        .into(),
+            });
+        }
         let mut matched = false;
         for (step, natural_rider) in base_steps(letter) {
             let range = match (limit, doubled || natural_rider) {
@@ -217,6 +241,7 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                     en_passant: e,
                     initial: i,
                     lame: n,
+                    hop,
                 };
                 if !atoms.contains(&atom) {
                     atoms.push(atom);
@@ -267,7 +292,8 @@ mod tests {
             capture: false,
             en_passant: false,
             initial: false,
-            lame: false
+            lame: false,
+            hop: Hop::None,
         }));
         assert!(p
             .iter()
@@ -289,6 +315,29 @@ mod tests {
         assert_eq!(count("sW"), 2);
         assert_eq!(count("flF"), 1);
         assert_eq!(count("fF"), 2);
+    }
+
+    #[test]
+    fn hoppers() {
+        let cannon = parse("mRcpR").unwrap();
+        assert_eq!(cannon.len(), 8);
+        assert_eq!(
+            cannon.iter().filter(|a| a.hop == Hop::Cannon).count(),
+            4,
+            "{cannon:?}"
+        );
+        assert!(cannon
+            .iter()
+            .all(|a| (a.hop == Hop::Cannon) == (a.capture && !a.quiet)));
+        let grasshopper = parse("gQ").unwrap();
+        assert_eq!(grasshopper.len(), 8);
+        assert!(grasshopper
+            .iter()
+            .all(|a| a.hop == Hop::Grasshopper && a.quiet && a.capture && a.range == 0));
+        assert!(parse("pN").is_err(), "a leaper cannot hop");
+        assert!(parse("gW").is_err());
+        assert!(parse("pNN").is_ok(), "a nightrider can");
+        assert!(parse("pR2").is_err(), "a limited rider cannot");
     }
 
     #[test]

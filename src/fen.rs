@@ -321,8 +321,9 @@ fn parse_side(text: &str) -> Result<Colour, FenError> {
     }
 }
 
-/// Castling letters: a file letter names the rook on that file; `K`/`Q` (when they are not
-/// file letters of this board) the outermost rook on that side of the king.
+/// Castling letters: `K`/`Q` (either case) the outermost rook on that side of the king, as
+/// Fairy-Stockfish and X-FEN read them, even on boards of 11 or more files where `k` and `q`
+/// are also file letters; any other file letter names the rook on that file.
 fn parse_castling(rules: &Rules, text: &str) -> Result<Vec<CastlingRight>, FenError> {
     if text == "-" {
         return Ok(Vec::new());
@@ -331,9 +332,9 @@ fn parse_castling(rules: &Rules, text: &str) -> Result<Vec<CastlingRight>, FenEr
     for ch in text.chars() {
         let lower = ch.to_ascii_lowercase();
         let rook = match (lower, rules.geo.parse_file(lower)) {
+            ('k', _) => CastlingRook::Outermost(CastlingSide::HSide),
+            ('q', _) => CastlingRook::Outermost(CastlingSide::ASide),
             (_, Some(f)) => CastlingRook::File(f),
-            ('k', None) => CastlingRook::Outermost(CastlingSide::HSide),
-            ('q', None) => CastlingRook::Outermost(CastlingSide::ASide),
             _ => {
                 return err(
                     "castling",
@@ -419,5 +420,39 @@ mod tests {
         assert_eq!(s.castling[1].letter(), 'Q');
         let e = parse_fen(&rules, "4k3/8/8/8/8/8/8/R3K2R w Kz - 0 1").unwrap_err();
         assert_eq!(e.field, "castling");
+    }
+
+    /// On a board of 12 files `k` is also a file letter; `KQkq` still names the sides.
+    #[test]
+    fn kq_letters_name_sides_on_boards_of_eleven_files_or_more() {
+        let text = r#"
+name = "Wide"
+[board]
+files = 12
+ranks = 8
+[pieces]
+K = { betza = "K", royal = true }
+R = { betza = "R" }
+[setup]
+army = "R5K4R"
+files = "a-l"
+[castling]
+a_side = { king = "c", rook = "d" }
+h_side = { king = "k", rook = "j" }
+"#;
+        let text = text.replace("R5K4R", "RRRRRKRRRRRR");
+        let v = crate::variant::Variant::from_text("wide.toml", &text, &crate::variant::NoResolver)
+            .unwrap();
+        let rules = Rules::compile(v);
+        let fen = "r5k4r/12/12/12/12/12/12/R5K4R w KQkq - 0 1";
+        let s = parse_fen(&rules, fen).unwrap();
+        assert_eq!(s.castling.len(), 4);
+        assert!(s
+            .castling
+            .iter()
+            .all(|c| matches!(c.rook, CastlingRook::Outermost(_))));
+        let pos = crate::Position::from_fen(&rules, fen).unwrap();
+        let white: Vec<_> = pos.castling_rooks(0).into_iter().flatten().collect();
+        assert_eq!(white, vec![0, 11], "a1 and l1");
     }
 }

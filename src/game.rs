@@ -5,8 +5,10 @@
 //! insufficient material. Checkmate is tested first, so a mate on the move that reaches the
 //! limit still wins.
 
+use crate::ends::{EndRule, RuleEnd};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
+use crate::variant::StalemateResult;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,25 +25,28 @@ pub enum Outcome {
     InsufficientMaterial,
     /// Agreed or adjudicated draw (protocols, matches).
     DrawAgreed,
+    /// A variant rule decided (bare king, campmate, extinction, stalemate as a win or loss).
+    Rule {
+        /// The winner; `None` for a draw.
+        winner: Option<usize>,
+        /// Which rule.
+        rule: EndRule,
+    },
 }
 
 impl Outcome {
     /// The PGN result string.
     pub fn result(&self) -> &'static str {
-        match self {
-            Outcome::Checkmate { winner } | Outcome::Resignation { winner } => {
-                if *winner == 0 {
-                    "1-0"
-                } else {
-                    "0-1"
-                }
-            }
-            _ => "1/2-1/2",
+        match self.winner() {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
         }
     }
     pub fn winner(&self) -> Option<usize> {
         match self {
             Outcome::Checkmate { winner } | Outcome::Resignation { winner } => Some(*winner),
+            Outcome::Rule { winner, .. } => *winner,
             _ => None,
         }
     }
@@ -63,6 +68,18 @@ impl Outcome {
             ),
             Outcome::InsufficientMaterial => "insufficient material, draw".into(),
             Outcome::DrawAgreed => "draw agreed".into(),
+            Outcome::Rule { winner, rule } => {
+                let why = match rule {
+                    EndRule::BareKing => "bare king",
+                    EndRule::Campmate => "campmate",
+                    EndRule::Extinction => "extinction",
+                    EndRule::Stalemate => "stalemate",
+                };
+                match winner {
+                    Some(w) => format!("{why}, {} wins", name(*w)),
+                    None => format!("{why}, draw"),
+                }
+            }
         }
     }
 }
@@ -105,14 +122,23 @@ pub fn insufficient_material(rules: &Rules, pos: &Position) -> bool {
 
 /// The result of a position alone (mate, stalemate, move limit, material), without history.
 pub fn position_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
+    if let Some(RuleEnd { winner, rule }) = pos.rule_end(rules) {
+        return Some(Outcome::Rule { winner, rule });
+    }
     let moves = pos.legal_moves(rules);
     if moves.is_empty() {
-        return Some(if pos.in_check(rules) {
-            Outcome::Checkmate {
-                winner: pos.side_to_move() ^ 1,
-            }
-        } else {
-            Outcome::Stalemate
+        let us = pos.side_to_move();
+        if pos.in_check(rules) {
+            return Some(Outcome::Checkmate { winner: us ^ 1 });
+        }
+        let winner = match rules.variant.rules.stalemate {
+            StalemateResult::Draw => return Some(Outcome::Stalemate),
+            StalemateResult::Loses => us ^ 1,
+            StalemateResult::Wins => us,
+        };
+        return Some(Outcome::Rule {
+            winner: Some(winner),
+            rule: EndRule::Stalemate,
         });
     }
     if insufficient_material(rules, pos) {

@@ -9,16 +9,19 @@
 
 pub mod betza;
 pub mod catalog;
+mod ends;
 pub mod engine;
 pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod hash_size;
+mod hop;
 pub mod movegen;
 pub mod notation;
 pub mod pgn;
 pub mod piece;
 pub mod position;
+mod promotion;
 pub mod protocol;
 pub mod refusal;
 pub mod rules;
@@ -26,6 +29,7 @@ pub mod setup;
 pub mod start;
 pub mod variant;
 
+pub use ends::{EndRule, RuleEnd};
 pub use fen::{parse_fen, FenError, Setup};
 pub use geometry::{Bitboard, Geometry, Square};
 pub use movegen::MoveList;

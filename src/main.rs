@@ -120,6 +120,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             let (id, sp) = match chosen_start(&rules, &choice)? {
                 Some(s) => s,
+                // a variant with one start position needs no choice
+                None if choice.start_choice().is_none() && setup::count(v) == 1 => {
+                    (0, setup::from_id(v, 0).map_err(|e| anyhow!(e))?)
+                }
                 None => bail!("choose a start position with --id, --setup or --random (or use --count / --list)"),
             };
             let fen = setup::start_fen(v, &sp);

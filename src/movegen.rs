@@ -6,6 +6,7 @@
 
 use crate::geometry::{Bitboard, Square, NO_SQUARE};
 use crate::position::{Move, MoveKind, Position};
+use crate::promotion::{count_targets, for_each_target, PromoChoices};
 use crate::rules::{PieceMoves, Rules};
 use std::mem::MaybeUninit;
 
@@ -73,8 +74,8 @@ impl<'a> IntoIterator for &'a MoveList {
 /// Where generated moves go: a list, or only their number (perft's last ply needs no list).
 pub(crate) trait Sink {
     fn push(&mut self, m: Move);
-    /// Moves of the piece on `from` to every square of `targets` (a pawn reaching its zone
-    /// gives one move per promotion choice).
+    /// Moves of the piece on `from` to every square of `targets` (a pawn, `promo` given,
+    /// reaching its zone gives one move per promotion choice).
     fn targets(
         &mut self,
         rules: &Rules,
@@ -82,7 +83,7 @@ pub(crate) trait Sink {
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
-        pawn: bool,
+        promo: Option<PromoChoices>,
     );
 }
 
@@ -99,30 +100,11 @@ impl Sink for MoveList {
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
-        pawn: bool,
+        promo: Option<PromoChoices>,
     ) {
-        let zone = if pawn {
-            rules.promotion_zone[us]
-        } else {
-            Bitboard::EMPTY
-        };
-        for to in targets {
-            if zone.has(to) {
-                for &p in &rules.promotion_to {
-                    MoveList::push(
-                        self,
-                        Move {
-                            from,
-                            to,
-                            kind,
-                            promo: p as u8,
-                        },
-                    );
-                }
-            } else {
-                MoveList::push(self, Move::new(from, to, kind));
-            }
-        }
+        for_each_target(rules, us, from, targets, kind, promo, |m| {
+            MoveList::push(self, m)
+        });
     }
 }
 
@@ -142,15 +124,9 @@ impl Sink for Counter {
         _from: Square,
         targets: Bitboard,
         _kind: MoveKind,
-        pawn: bool,
+        promo: Option<PromoChoices>,
     ) {
-        if pawn {
-            let promoting = (targets & rules.promotion_zone[us]).count() as u64;
-            self.0 +=
-                targets.count() as u64 - promoting + promoting * rules.promotion_to.len() as u64;
-        } else {
-            self.0 += targets.count() as u64;
-        }
+        self.0 += count_targets(rules, us, targets, promo);
     }
 }
 
@@ -177,27 +153,9 @@ impl<S: Sink> Sink for Verified<'_, S> {
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
-        pawn: bool,
+        promo: Option<PromoChoices>,
     ) {
-        let zone = if pawn {
-            rules.promotion_zone[us]
-        } else {
-            Bitboard::EMPTY
-        };
-        for to in targets {
-            if zone.has(to) {
-                for &p in &rules.promotion_to {
-                    self.push(Move {
-                        from,
-                        to,
-                        kind,
-                        promo: p as u8,
-                    });
-                }
-            } else {
-                self.push(Move::new(from, to, kind));
-            }
-        }
+        for_each_target(rules, us, from, targets, kind, promo, |m| self.push(m));
     }
 }
 
@@ -262,6 +220,9 @@ impl Position {
                 }
             }
         }
+        if !rules.hopper_attackers[by].is_empty() && self.hopper_attacks(rules, sq, by, occ) {
+            return true;
+        }
         for &t in &rules.special_attackers[by] {
             let pm = rules.piece_moves(by, t);
             for x in theirs & self.by_type[t] {
@@ -323,7 +284,7 @@ impl Position {
         from: Square,
         seen: &mut Bitboard,
         allowed: Bitboard,
-        is_pawn: bool,
+        is_pawn: Option<PromoChoices>,
     ) {
         let us = self.side as usize;
         let occ = self.occupied();
@@ -345,7 +306,8 @@ impl Position {
                 if !allowed.has(to) {
                     continue;
                 }
-                let double = is_pawn && quiet && (from as u32).abs_diff(to as u32) == double_step;
+                let double =
+                    is_pawn.is_some() && quiet && (from as u32).abs_diff(to as u32) == double_step;
                 let kind = if double {
                     MoveKind::DoubleStep
                 } else {
@@ -364,6 +326,7 @@ impl Position {
     fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
         let us = self.side as usize;
         let them = us ^ 1;
+        let choices = self.promotion_choices(rules);
         let occ = self.occupied();
         let enemy = self.by_colour[them];
         let empty = !occ & rules.all;
@@ -373,9 +336,12 @@ impl Position {
                 continue;
             }
             let pm = rules.piece_moves(us, t);
-            let is_pawn = Some(t) == rules.pawn;
+            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
             for from in mine {
                 let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
+                if !pm.hoppers.is_empty() {
+                    targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
+                }
                 sink.targets(rules, us, from, targets, MoveKind::Normal, is_pawn);
                 if !pm.specials.is_empty() {
                     self.special_moves(rules, sink, pm, from, &mut targets, rules.all, is_pawn);
@@ -430,8 +396,14 @@ impl Position {
     pub(crate) fn legal_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
         let us = self.side as usize;
         let them = us ^ 1;
-        if !rules.special_attackers[them].is_empty() {
-            // a lame or initial capture can be blocked off its line: no masks, test each move
+        if rules.rule_ends && self.rule_end(rules).is_some() {
+            // the game is over by a variant rule (bare king, campmate, ...): no moves
+            return;
+        }
+        let choices = self.promotion_choices(rules);
+        if !rules.special_attackers[them].is_empty() || !rules.hopper_attackers[them].is_empty() {
+            // a lame or initial capture can be blocked off its line, and a hopper's check can be
+            // made or unmade by any piece on its line: no masks, test each move
             self.pseudo_into(
                 rules,
                 &mut Verified {
@@ -489,9 +461,12 @@ impl Position {
         // the king: every target tested with the king off the board
         {
             let pm = rules.piece_moves(us, rules.royal);
-            let is_pawn = Some(rules.royal) == rules.pawn;
+            let is_pawn = (Some(rules.royal) == rules.pawn).then_some(choices);
             let without = occ ^ Bitboard::from_square(k);
             let mut seen = Self::plain_targets(rules, pm, k, occ, empty, theirs);
+            if !pm.hoppers.is_empty() {
+                seen |= crate::hop::hop_targets(rules, pm, k, occ, theirs);
+            }
             let mut safe = Bitboard::EMPTY;
             for to in seen {
                 if !self.is_attacked_occ(rules, to, them, without) {
@@ -538,9 +513,12 @@ impl Position {
                 continue;
             }
             let pm = rules.piece_moves(us, t);
-            let is_pawn = Some(t) == rules.pawn;
+            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
             for from in mine {
                 let mut seen = Self::plain_targets(rules, pm, from, occ, empty, theirs);
+                if !pm.hoppers.is_empty() {
+                    seen |= crate::hop::hop_targets(rules, pm, from, occ, theirs);
+                }
                 let mut legal = allowed;
                 if pinned.has(from) {
                     legal &= self.pin_mask(rules, from, occ);
@@ -703,7 +681,7 @@ mod tests {
     use super::*;
     use crate::catalog;
     use crate::setup;
-    use crate::variant::{FileResolver, Variant};
+    use crate::variant::{NoResolver, Variant};
     use std::collections::HashSet;
 
     /// The reference: every pseudo-legal move, kept when the own king is safe after making it.
@@ -792,7 +770,7 @@ rank = 8
 to = "Q"
 "#
         );
-        Rules::compile(Variant::from_text("test.toml", &text, &FileResolver).unwrap())
+        Rules::compile(Variant::from_text("test.toml", &text, &NoResolver).unwrap())
     }
 
     /// Pins and checks along nightrider lines and by step-limited riders.

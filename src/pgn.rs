@@ -494,29 +494,7 @@ fn handle_word(b: &mut Building, word: &str, line: usize) {
 /// The built-in variant a `Variant` tag names (its file name, short name or full name, any
 /// case; `Standard` is chess, `Fischerandom` is Chess960), or `None` when unknown.
 pub fn variant_for_tag(tag: &str) -> Option<&'static str> {
-    let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(|c| c.to_lowercase())
-            .collect()
-    };
-    let t = norm(tag);
-    match t.as_str() {
-        "standard" | "chess" | "orthodox" => return Some("chess"),
-        "fischerandom" | "fischerrandom" | "chess960" | "frc" => return Some("chess960"),
-        _ => {}
-    }
-    for (key, _) in catalog::BUILTIN {
-        if norm(key) == t {
-            return Some(key);
-        }
-        if let Ok(v) = catalog::load(key) {
-            if norm(&v.short) == t || norm(&v.name) == t {
-                return Some(key);
-            }
-        }
-    }
-    None
+    catalog::variant_for_tag(tag)
 }
 
 /// The start position the record's `FEN` tag gives, if any.

@@ -5,12 +5,12 @@
 //! initial-only moves keep an explicit (target, path) list. Reverse tables answer "who attacks
 //! this square" without generating moves. Nothing here knows a variant by name.
 
-use crate::betza::MoveAtom;
+use crate::betza::{Hop, MoveAtom};
 use crate::geometry::{Bitboard, Geometry, Square, NO_SQUARE};
 use crate::variant::Variant;
 
 /// Piece kinds a variant may define (the position keeps one bitboard each).
-pub const MAX_PIECE_TYPES: usize = 16;
+pub use crate::variant::MAX_PIECE_TYPES;
 
 /// A ray of one direction and step limit from every square.
 #[derive(Debug, Clone)]
@@ -78,6 +78,16 @@ pub struct SpecialMove {
     pub targets: Vec<Vec<(Square, Bitboard)>>,
 }
 
+/// A hopper move (Betza `p` or `g`) of one piece kind: the unlimited ray it travels.
+#[derive(Debug, Clone, Copy)]
+pub struct HopMove {
+    pub ray: usize,
+    /// Lands just beyond the hurdle (`g`); otherwise goes on as a rider beyond it (`p`).
+    pub grasshopper: bool,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
 /// Everything compiled for one piece kind and colour.
 #[derive(Debug, Clone, Default)]
 pub struct PieceMoves {
@@ -89,6 +99,8 @@ pub struct PieceMoves {
     pub ep_capture: Vec<Bitboard>,
     pub riders: Vec<RiderMove>,
     pub specials: Vec<SpecialMove>,
+    /// Hopper moves (cannon, grasshopper).
+    pub hoppers: Vec<HopMove>,
     /// Where `i` moves are allowed (the piece's initial rank).
     pub initial_squares: Bitboard,
     pub has_leap_capture: bool,
@@ -117,6 +129,8 @@ pub struct Rules {
     pub rider_attacks: [Vec<(usize, u32)>; 2],
     /// Per colour: piece types whose special (lame/initial) moves can capture.
     pub special_attackers: [Vec<usize>; 2],
+    /// Per colour: piece types with a capturing hopper move.
+    pub hopper_attackers: [Vec<usize>; 2],
     /// Per colour: piece types with a plain leap capture (the only ones the leap test visits).
     pub leap_attack_types: [Vec<usize>; 2],
     /// Per colour and square: every square from which some piece of that colour could capture
@@ -129,9 +143,18 @@ pub struct Rules {
     pub rider_reach: [Vec<Bitboard>; 2],
     pub royal: usize,
     pub pawn: Option<usize>,
-    /// Per colour, the promotion zone.
+    /// Per colour, the rank where promotion is compulsory (the zone's last).
     pub promotion_zone: [Bitboard; 2],
+    /// Per colour, the zone's ranks before the last, where promotion is optional.
+    pub promotion_optional: [Bitboard; 2],
     pub promotion_to: Vec<usize>,
+    /// With `only_captured`: per kind, how many a side has at the start (it may promote to a
+    /// kind only while it has fewer).
+    pub promotion_limit: Option<Vec<u32>>,
+    /// Per colour, campmate squares: a royal piece there wins.
+    pub campmate: [Bitboard; 2],
+    /// Some rule ends the game before any move (bare king, campmate, extinction).
+    pub rule_ends: bool,
     /// Castling rank per colour (White's piece rank, mirrored for Black).
     pub castle_rank: [u8; 2],
     pub castle_rook: Option<usize>,
@@ -229,6 +252,7 @@ impl Rules {
         let mut moves = Vec::with_capacity(2 * n_types);
         let mut rider_attacks: [Vec<(usize, u32)>; 2] = [Vec::new(), Vec::new()];
         let mut special_attackers: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut hopper_attackers: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         for colour in 0..2usize {
             for (t, piece) in variant.pieces.iter().enumerate() {
                 let mut pm = PieceMoves {
@@ -251,7 +275,17 @@ impl Rules {
                         MoveAtom { dr: -a.dr, ..*a }
                     };
                     let straight = a.df == 0 || a.dr == 0 || a.df.abs() == a.dr.abs();
-                    if a.range == 1 && !a.initial && !(a.lame && needs_path(a.df, a.dr)) {
+                    if a.hop != Hop::None {
+                        pm.hoppers.push(HopMove {
+                            ray: ray_index(&mut rays, &geo, a.df, a.dr, 0),
+                            grasshopper: a.hop == Hop::Grasshopper,
+                            quiet: a.quiet,
+                            capture: a.capture,
+                        });
+                        if a.capture && !hopper_attackers[colour].contains(&t) {
+                            hopper_attackers[colour].push(t);
+                        }
+                    } else if a.range == 1 && !a.initial && !(a.lame && needs_path(a.df, a.dr)) {
                         for sq in 0..n as Square {
                             if let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) {
                                 if a.quiet {
@@ -348,14 +382,31 @@ impl Rules {
         }
 
         let mut promotion_zone = [Bitboard::EMPTY; 2];
+        let mut promotion_optional = [Bitboard::EMPTY; 2];
         let mut promotion_to = Vec::new();
+        let mut promotion_limit = None;
         if let Some(p) = &variant.promotion {
-            promotion_zone = [
-                geo.rank_mask(p.rank),
-                geo.rank_mask(variant.ranks - 1 - p.rank),
-            ];
+            let mirror = |r: u8| variant.ranks - 1 - r;
+            promotion_zone = [geo.rank_mask(p.zone.1), geo.rank_mask(mirror(p.zone.1))];
+            for r in p.zone.0..p.zone.1 {
+                promotion_optional[0] |= geo.rank_mask(r);
+                promotion_optional[1] |= geo.rank_mask(mirror(r));
+            }
             promotion_to = p.to.clone();
+            if p.only_captured {
+                promotion_limit = Some((0..n_types).map(|t| start_count(&variant, t)).collect());
+            }
         }
+        let mut campmate = [Bitboard::EMPTY; 2];
+        for (c, region) in variant.rules.campmate.iter().enumerate() {
+            for &(f, r) in region {
+                campmate[c].set(geo.square(f, r));
+            }
+        }
+        let ends = &variant.rules;
+        let rule_ends = ends.bare_king != crate::variant::BareKing::Plays
+            || !ends.extinction.is_empty()
+            || campmate.iter().any(|b| b.any());
         let castle_sides = variant.castling.as_ref().map(|c| {
             let s = |i: usize| CastleSide {
                 king_file: c.sides[i].king_file,
@@ -394,6 +445,7 @@ impl Rules {
             moves,
             rider_attacks,
             special_attackers,
+            hopper_attackers,
             leap_attack_types,
             leap_reach,
             rider_types,
@@ -401,7 +453,11 @@ impl Rules {
             royal: variant.royal(),
             pawn,
             promotion_zone,
+            promotion_optional,
             promotion_to,
+            promotion_limit,
+            campmate,
+            rule_ends,
             castle_rank: piece_rank,
             castle_rook,
             castle_sides,
@@ -466,6 +522,22 @@ impl Rules {
     pub fn no_square() -> Square {
         NO_SQUARE
     }
+}
+
+/// How many pieces of kind `t` White has in the start position (army, fixed placement, pawns).
+fn start_count(v: &Variant, t: usize) -> u32 {
+    let s = &v.setup;
+    let army = s.army.iter().filter(|&&x| x == t).count();
+    let placed = s
+        .placement
+        .iter()
+        .filter(|p| p.white && p.piece == t)
+        .count();
+    let pawns = match s.pawn {
+        Some((p, _)) if p == t && s.placement.is_empty() => (s.files.1 - s.files.0 + 1) as usize,
+        _ => 0,
+    };
+    (army + placed + pawns) as u32
 }
 
 /// A lame leap needs a path only when it is longer than one step.

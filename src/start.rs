@@ -81,12 +81,22 @@ impl StartChoice {
             StartChoice::Fen(fen) => return from_fen(rules, fen),
             StartChoice::Random => {
                 let id = setup::random_id(v, seed);
-                (id, setup::from_id(v, id).map_err(StartError::Id)?)
+                (
+                    id,
+                    setup::from_id(v, id).map_err(|e| StartError::Id(e.to_string()))?,
+                )
             }
-            StartChoice::Id(id) => (*id, setup::from_id(v, *id).map_err(StartError::Id)?),
+            StartChoice::Id(id) => (
+                *id,
+                setup::from_id(v, *id).map_err(|e| StartError::Id(e.to_string()))?,
+            ),
             StartChoice::BackRank(s) => {
-                let sp = setup::parse_back_rank(v, s).map_err(StartError::BackRank)?;
-                (setup::to_id(v, &sp).map_err(StartError::BackRank)?, sp)
+                let sp = setup::parse_back_rank(v, s)
+                    .map_err(|e| StartError::BackRank(e.to_string()))?;
+                (
+                    setup::to_id(v, &sp).map_err(|e| StartError::BackRank(e.to_string()))?,
+                    sp,
+                )
             }
         };
         let position =

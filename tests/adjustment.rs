@@ -156,7 +156,7 @@ partners = "QNM"
     )
     .unwrap();
     std::fs::write(&path, text).unwrap();
-    let r = Rules::compile(modern_chess::Variant::from_path(&path).unwrap());
+    let r = Rules::compile(modern_chess::catalog::from_path(&path).unwrap());
     let p = start(&r, "RBKBMQRNN");
     // b1 sits between a rook and the king, d1 between the king and the minister
     assert_eq!(adjustments(&r, &p), ["d1e1"]);

@@ -71,7 +71,7 @@ fn expect_error(text: &str, field: &str, line: Option<usize>) -> String {
         Err(e) => e,
     };
     let s = e.to_string();
-    let hit = e.0.iter().find(|f| f.field.contains(field));
+    let hit = e.problems().iter().find(|f| f.field.contains(field));
     assert!(hit.is_some(), "no error about `{field}` in:\n{s}");
     if let Some(l) = line {
         let f = hit.unwrap();
@@ -108,30 +108,58 @@ fn missing_fields_are_named() {
 
 #[test]
 fn wrong_types_and_unknown_keys_give_line_and_column() {
-    expect_error(
+    // serde's errors name the real key, never the pseudo-key `toml`
+    let s = expect_error(
         &MINI.replace("files = 5", "files = \"five\""),
-        "toml",
+        "board.files",
         Some(3),
     );
+    assert!(!s.contains("`toml`"), "{s}");
     expect_error(
         &MINI.replace("random = true", "random = \"yes\""),
-        "toml",
+        "setup.random",
         Some(12),
     );
     let s = expect_error(
         &MINI.replace("ranks = 6", "ranks = 6\ncolour = 3"),
-        "toml",
+        "board.colour",
         Some(5),
     );
     assert!(s.contains("colour"), "{s}");
     let s = expect_error(
         &MINI.replace("R = { betza = \"R\" }", "R = { betza = \"R\", speed = 2 }"),
-        "toml",
+        "pieces.R.speed",
         Some(7),
     );
     assert!(s.contains("speed"), "{s}");
+    let s = expect_error(
+        &MINI.replace("army = ", "armee = "),
+        "setup.armee",
+        Some(11),
+    );
+    assert!(s.contains("unknown field"), "{s}");
+    expect_error(
+        &MINI.replace("random = true", "random = true\nsymmetry = \"sideways\""),
+        "setup.symmetry",
+        Some(13),
+    );
     expect_error("name = \"x\"\n[board\nfiles = 3\n", "toml", Some(2));
-    expect_error("name = \"x\"\nname = \"y\"\n", "toml", Some(2));
+    expect_error("name = \"x\"\nname = \"y\"\n", "toml syntax", Some(2));
+}
+
+/// A board too large for a position gives one error about the board, not follow-on errors
+/// about a board nobody wrote.
+#[test]
+fn a_too_large_board_is_one_error() {
+    let e = load(
+        &MINI
+            .replace("files = 5", "files = 20")
+            .replace("ranks = 6", "ranks = 20"),
+    )
+    .unwrap_err();
+    assert_eq!(e.problems().len(), 1, "{e}");
+    assert_eq!(e.problems()[0].field, "board", "{e}");
+    assert!(!e.to_string().contains("8x8"), "{e}");
 }
 
 #[test]
@@ -216,6 +244,90 @@ fn impossible_constraints_are_refused() {
     );
 }
 
+/// Every key the chess-like family added gets the usual error, with line, column and key.
+#[test]
+fn bad_values_of_the_new_keys_are_located() {
+    let with = |section: &str, line: &str| MINI.replace(section, &format!("{section}{line}\n"));
+    // setup.fen: a bad letter, a short rank, a side without its king
+    let fen = |f: &str| {
+        MINI.replace(
+            "army = \"RBKBR\"\nrandom = true\nking_between_rooks = true\n",
+            &format!("fen = \"{f}\"\n"),
+        )
+    };
+    let s = expect_error(&fen("rbkbr/ppppp/5/5/PPPPP/RBKXR"), "setup.fen", Some(11));
+    assert!(s.contains("`X`"), "{s}");
+    expect_error(&fen("rbkbr/ppppp/5/5/PPPP/RBKBR"), "setup.fen", Some(11));
+    let s = expect_error(&fen("rbrbr/ppppp/5/5/PPPPP/RBKBR"), "setup.fen", Some(11));
+    assert!(s.contains("Black needs exactly one royal piece"), "{s}");
+    // promotion.zone and rank together, or out of order
+    let s = expect_error(
+        &with("[promotion]\n", "zone = [4, 6]"),
+        "promotion.zone",
+        Some(18),
+    );
+    assert!(s.contains("not both"), "{s}");
+    let z = MINI.replace("rank = 6\nto", "zone = [6, 5]\nto");
+    expect_error(&z, "promotion.zone", Some(18));
+    expect_error(
+        &MINI.replace("rank = 6\nto", "zone = \"six\"\nto"),
+        "promotion.zone",
+        Some(18),
+    );
+    // the game-end keys are enums or checked values
+    let rules = |line: &str| format!("{MINI}[rules]\n{line}\n");
+    let s = expect_error(&rules("bare_king = \"wins\""), "rules.bare_king", Some(21));
+    assert!(s.contains("plays") && s.contains("loses"), "{s}");
+    expect_error(&rules("stalemate = \"maybe\""), "rules.stalemate", Some(21));
+    expect_error(&rules("checks = 1000"), "rules.checks", Some(21));
+    expect_error(&rules("extinction = \"Z\""), "rules.extinction", Some(21));
+    expect_error(
+        &rules("campmate = { white = \"z9\" }"),
+        "rules.campmate.white",
+        Some(21),
+    );
+    // numbering stages: unknown letters, counts that do not match, colours late, rooks staged
+    let numbering = |stages: &str| format!("{MINI}[setup.numbering]\nstages = {stages}\n");
+    expect_error(&numbering("[\"X\"]"), "setup.numbering.stages", Some(21));
+    let s = expect_error(&numbering("[\"B\"]"), "setup.numbering.stages", Some(21));
+    assert!(s.contains("army has 2"), "{s}");
+    let s = expect_error(
+        &numbering("[\"RR\", \"BB\"]"),
+        "setup.numbering.stages",
+        Some(21),
+    );
+    assert!(s.contains("not a stage"), "{s}");
+    expect_error(
+        &numbering("[\"BB\"]\npairs = \"sideways\""),
+        "setup.numbering.pairs",
+        Some(22),
+    );
+    // Betza hoppers only on unlimited riders; en passant after a diagonal double step refused
+    let s = expect_error(
+        &MINI.replace("betza = \"R\"", "betza = \"pN\""),
+        "pieces.R.betza",
+        Some(7),
+    );
+    assert!(s.contains("hopper"), "{s}");
+    let s = expect_error(
+        &MINI.replace("betza = \"fmWfcF\"", "betza = \"fmFfceWifmnA\""),
+        "pieces.P.betza",
+        Some(9),
+    );
+    assert!(s.contains("diagonal double step"), "{s}");
+}
+
+/// An unknown variant name is called unknown, and a path without `.toml` is tried with it.
+#[test]
+fn unknown_variants_are_called_unknown() {
+    let e = catalog::load("no-such-variant").unwrap_err();
+    assert!(matches!(e, VariantError::Unknown { .. }), "{e}");
+    assert!(e.to_string().contains("unknown variant"), "{e}");
+    assert!(!e.to_string().contains("invalid variant file"), "{e}");
+    let without_ext = format!("{ROOT}/variants/shako");
+    assert_eq!(catalog::load(&without_ext).unwrap().short, "shako");
+}
+
 #[test]
 fn setup_ranks_that_overlap_are_refused() {
     // White's piece rank 3 of 6 and Black's mirrored rank 4 are distinct, but the pawns in
@@ -260,11 +372,11 @@ fn extends_problems_are_named() {
         let e = Variant::from_text(
             &format!("{ROOT}/variants/x.toml"),
             "extends = \"/dev/zero\"\n",
-            &modern_chess::variant::FileResolver,
+            &modern_chess::catalog::FileResolver,
         )
         .unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
-        let e = Variant::from_path(std::path::Path::new("/dev/zero")).unwrap_err();
+        let e = catalog::from_path(std::path::Path::new("/dev/zero")).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
     }
     // a working extension for contrast

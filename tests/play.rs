@@ -52,7 +52,7 @@ fn lines_with<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
 /// each side, a Bishop Adjustment (not PMRC, which lacks the rule), an en passant capture and
 /// a promotion, and ends in White's checkmate.
 const SCRIPTS: [(&str, u64, &str); 5] = [
-    ("mrc", 2425, "Bb<=>N b7 i4 c7 f4 c6 c4 d7 Nf2 Ma5 Ng4 a6 c5 e7 f5 h6 d3 Mb3 e3 h5 f6 hxi4 h4 ixh3 axb3 a5 Nf2 Nd8 d4 i6 d5 Bc8 g3 g7 fxe7 b6 cxb6 fxe7 b4 a4 Na3 c5 b5 Nh7 g4 d6 Qd3 Bi8 Mc3 Qh5 O-O-Oc O-O-Og b3 h2 gxh5 hxi1=Q Be4 Kh8 Mxg7+ Ki7 h6#"),
+    ("mrc", 4865, "Bb<=>N b7 i4 c7 f4 c6 c4 d7 Nf2 Ma5 Ng4 a6 c5 e7 f5 h6 d3 Mb3 e3 h5 f6 hxi4 h4 ixh3 axb3 a5 Nf2 Nd8 d4 i6 d5 Bc8 g3 g7 fxe7 b6 cxb6 fxe7 b4 a4 Na3 c5 b5 Nh7 g4 d6 Qd3 Bi8 Mc3 Qh5 O-O-Oc O-O-Og b3 h2 gxh5 hxi1=Q Be4 Kh8 Mxg7+ Ki7 h6#"),
     ("mrc64", 873, "Bg<=>N d6 a3 a5 c3 c6 h4 f6 e3 a4 Ne2 e5 h5 Nb6 g4 c5 d4 f5 dxe5 fxg4 f4 gxf3 h6 Qf5 exd6 Nc7 c4 O-Og e4 g5 e5 Bf6 exf6 g4 f7+ Kh8 dxc7 Rg8 cxb8=Q g3 fxg8=N f2+ Nxf2 g2 Qc8 Qc2 Qe3 gxh1=N Qxa8 Qxe2+ Qxe2 Ng3 O-Ob Nf5 Qe5+ Ng7 hxg7#"),
     ("merc", 1843, "Bh<=>Q c6 e5 h7 d5 f7 dxc6 h6 b4 e7 c7 g7 Bg1 g6 c5 b6 Na1 d6 O-Oc Qb10 c8 bxc5 b5 Qxb5 cxd9 Nf10 d10=Q O-Oh i4 c4 i5 hxi5 h4 i6 exd6 e6 d7 e5 hxi5+ Ki10 Bg4 Bcxd10 f5 exf4 gxf4 Qxb2+ Kxb2 Rf9 Bxi6 Bc7 Bxf9 Bd8 Qh8 Ba5 Bd4 c3+ Kb3 Ng10 Qi8+ Ni9 Qxi9#"),
     ("icrc", 1358, "Bf<=>N d7 g4 f7 Qa2 f6 i4 Bc5 h4 O-Oh Ng3 Bf10 i5 i7 i6 c6 f5 h6 ixh7 e7 Qa4 Kh10 h8 d6 hxg9+ Ki10 gxf10=Q+ Kh9 g5 g7 b5 Bd4 Qj10 Nd10 c4 Nf9 bxc6 d5 Qc10 g6 h5 fxg5 Be1 e6 O-Oc Kg8 Qxc9 Qg7 Bj5+ Kf7 Qxd9+ Kf6 Ng4+ Ke7 Qa3+ Bc5 Qxc5#"),

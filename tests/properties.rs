@@ -21,11 +21,12 @@
 //! Case counts keep the whole file within about a minute in release mode on two cores;
 //! `MODERN_CHESS_PROPTEST_CASES=N` runs N cases of every property for every variant.
 
-use modern_chess::betza::MoveAtom;
+use modern_chess::betza::{Hop, MoveAtom};
 use modern_chess::game::{Game, Outcome};
 use modern_chess::notation;
 use modern_chess::position::NO_PROMO;
-use modern_chess::variant::{BishopRule, Symmetry, Variant};
+use modern_chess::variant::{BareKing, BishopRule, StalemateResult, Symmetry, Variant};
+use modern_chess::EndRule;
 use modern_chess::{setup, Move, MoveKind, Position, Rules};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -65,7 +66,8 @@ fn all_rules() -> Vec<(String, Rules)> {
     files
         .iter()
         .map(|p| {
-            let v = Variant::from_path(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let v = modern_chess::catalog::from_path(p)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
                 Rules::compile(v),
@@ -248,8 +250,63 @@ fn atom_reach(rp: &RefPos, a: &MoveAtom, colour: usize, from: usize) -> Vec<usiz
             f += df;
             r += dr;
         }
+        if a.hop != Hop::None {
+            return hop_beyond(rp, a.hop, out.last().copied(), df, dr);
+        }
     }
     out
+}
+
+/// A hopper's squares beyond the first piece of its line (the hurdle): the cannon goes on up
+/// to and including the next piece, the grasshopper lands on the square just beyond.
+fn hop_beyond(rp: &RefPos, hop: Hop, last: Option<usize>, df: i32, dr: i32) -> Vec<usize> {
+    let mut out = Vec::new();
+    let Some(hurdle) = last.filter(|&sq| rp.board[sq].is_some()) else {
+        return out;
+    };
+    let (mut f, mut r) = (rp.file(hurdle), rp.rank(hurdle));
+    while let Some(sq) = rp.at(f + df, r + dr) {
+        out.push(sq);
+        if hop == Hop::Grasshopper || rp.board[sq].is_some() {
+            break;
+        }
+        f += df;
+        r += dr;
+    }
+    out
+}
+
+/// The end a variant rule makes of a position before any move (the winner, `None` a draw):
+/// the side not to move bare while the side to move is not; a kind of `extinction` gone; the
+/// side that just moved with its royal piece in its camp.
+fn ref_rule_end(v: &Variant, rp: &RefPos) -> Option<(Option<usize>, EndRule)> {
+    let (us, them) = (rp.side, rp.side ^ 1);
+    let count = |c: usize, pred: &dyn Fn(usize) -> bool| {
+        rp.board
+            .iter()
+            .filter(|b| matches!(b, Some((t, cc)) if *cc == c && pred(*t)))
+            .count()
+    };
+    if v.rules.bare_king == BareKing::Loses {
+        let others = |c| count(c, &|t| !v.pieces[t].royal);
+        if others(them) == 0 && others(us) > 0 {
+            return Some((Some(us), EndRule::BareKing));
+        }
+    }
+    for &k in &v.rules.extinction {
+        if count(us, &|t| t == k) == 0 {
+            return Some((Some(them), EndRule::Extinction));
+        }
+        if count(them, &|t| t == k) == 0 {
+            return Some((Some(us), EndRule::Extinction));
+        }
+    }
+    let k = rp.king(v, them);
+    let here = (rp.file(k) as u8, rp.rank(k) as u8);
+    if v.rules.campmate[them].contains(&here) {
+        return Some((Some(them), EndRule::Campmate));
+    }
+    None
 }
 
 /// May an `i` (initial) atom of piece `t` be used from `sq`? Pawns start on the pawn rank,
@@ -274,16 +331,56 @@ fn ref_attacked(v: &Variant, rp: &RefPos, sq: usize, by: usize) -> bool {
     })
 }
 
+/// How many pieces of kind `t` White has in the start position (the army and the placement).
+fn start_count(v: &Variant, t: usize) -> usize {
+    let army = v.setup.army.iter().filter(|&&x| x == t).count();
+    let placed = v
+        .setup
+        .placement
+        .iter()
+        .filter(|p| p.white && p.piece == t)
+        .count();
+    let pawns = match v.setup.pawn {
+        Some((p, _)) if p == t && v.setup.placement.is_empty() => {
+            (v.setup.files.1 - v.setup.files.0 + 1) as usize
+        }
+        _ => 0,
+    };
+    army + placed + pawns
+}
+
+/// A pawn move into the promotion zone: one move per choice (with `only_captured`, only kinds
+/// the side has fewer of than at the start), and the plain move too before the zone's last rank;
+/// on the last rank with no choice the move does not exist.
 fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize, m: Move) {
-    let promo_rank = v.promotion.as_ref().map(|p| rank_for(rp, rp.side, p.rank));
-    if v.pieces[t].pawn && Some(rp.rank(m.to as usize)) == promo_rank {
-        for &p in &v.promotion.as_ref().unwrap().to {
+    let Some(p) = v.promotion.as_ref().filter(|_| v.pieces[t].pawn) else {
+        out.push(m);
+        return;
+    };
+    let r = rp.rank(m.to as usize);
+    let (first, last) = (
+        rank_for(rp, rp.side, p.zone.0),
+        rank_for(rp, rp.side, p.zone.1),
+    );
+    let inside = (first.min(last)..=first.max(last)).contains(&r);
+    if !inside {
+        out.push(m);
+        return;
+    }
+    for &k in &p.to {
+        let have = rp
+            .board
+            .iter()
+            .filter(|&&b| b == Some((k, rp.side)))
+            .count();
+        if !p.only_captured || have < start_count(v, k) {
             out.push(Move {
-                promo: p as u8,
+                promo: k as u8,
                 ..m
             });
         }
-    } else {
+    }
+    if r != last {
         out.push(m);
     }
 }
@@ -292,6 +389,9 @@ fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize,
 fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
     let us = rp.side;
     let mut out = Vec::new();
+    if ref_rule_end(v, rp).is_some() {
+        return out;
+    }
     for from in 0..rp.board.len() {
         let Some((t, c)) = rp.board[from] else {
             continue;
@@ -804,7 +904,7 @@ fn start_positions_follow_the_setup_rules() {
     for_each_variant(48, any::<u64>(), |rules, seed| {
         let v = &rules.variant;
         let id = setup::random_id(v, seed);
-        let sp = setup::from_id(v, id).map_err(TestCaseError::fail)?;
+        let sp = setup::from_id(v, id).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(setup::to_id(v, &sp), Ok(id));
         prop_assert!(ref_valid_rank(v, &sp.white) && ref_valid_rank(v, &sp.black));
         match v.setup.symmetry {
@@ -829,20 +929,26 @@ fn start_positions_follow_the_setup_rules() {
             };
             // Castling: the outermost rook on each side of the king; none when the file asks
             // for the king between the rooks and it is not.
+            // The rank as it stands (a fixed placement may hold more than the back rank).
+            let row: Vec<Option<usize>> = (0..files)
+                .map(|f| match pos.piece_at((rank * files + f) as u8) {
+                    Some((t, col)) if col == c => Some(t),
+                    _ => None,
+                })
+                .collect();
             let mut want: Vec<usize> = Vec::new();
-            if let Some(cd) = &v.castling {
-                let k = back.iter().position(|&p| p == royal).unwrap();
-                let left = back[..k].iter().position(|&p| p == cd.rook);
-                let right = back[k + 1..]
+            if let (Some(cd), Some(k)) = (&v.castling, row.iter().position(|&p| p == Some(royal))) {
+                let left = row[..k].iter().position(|&p| p == Some(cd.rook));
+                let right = row[k + 1..]
                     .iter()
-                    .rposition(|&p| p == cd.rook)
+                    .rposition(|&p| p == Some(cd.rook))
                     .map(|x| x + k + 1);
                 if !(cd.king_between_rooks && (left.is_none() || right.is_none())) {
                     want.extend(
                         [left, right]
                             .into_iter()
                             .flatten()
-                            .map(|i| rank * files + f0 + i),
+                            .map(|i| rank * files + i),
                     );
                 }
             }
@@ -883,12 +989,12 @@ fn readme_examples_load() {
         .skip(1)
         .map(|b| b.split("```").next().unwrap())
         .collect();
-    assert_eq!(blocks.len(), 2);
+    assert_eq!(blocks.len(), 3);
     for b in blocks {
         let v = Variant::from_text(
             &format!("{dir}/README-example.toml"),
             b,
-            &modern_chess::variant::FileResolver,
+            &modern_chess::catalog::FileResolver,
         )
         .unwrap_or_else(|e| panic!("{e}\n{b}"));
         let rules = Rules::compile(v);
@@ -966,11 +1072,20 @@ fn random_games_end_correctly() {
             let in_check = ref_attacked(v, &rp, rp.king(v, us), us ^ 1);
             // Which results the rules allow here (mate and stalemate come first).
             let mut allowed: Vec<Outcome> = Vec::new();
-            if moves.is_empty() {
-                allowed.push(if in_check {
-                    Outcome::Checkmate { winner: us ^ 1 }
-                } else {
-                    Outcome::Stalemate
+            if let Some((winner, rule)) = ref_rule_end(v, &rp) {
+                allowed.push(Outcome::Rule { winner, rule });
+            } else if moves.is_empty() {
+                allowed.push(match (in_check, v.rules.stalemate) {
+                    (true, _) => Outcome::Checkmate { winner: us ^ 1 },
+                    (false, StalemateResult::Draw) => Outcome::Stalemate,
+                    (false, StalemateResult::Loses) => Outcome::Rule {
+                        winner: Some(us ^ 1),
+                        rule: EndRule::Stalemate,
+                    },
+                    (false, StalemateResult::Wins) => Outcome::Rule {
+                        winner: Some(us),
+                        rule: EndRule::Stalemate,
+                    },
                 });
             } else {
                 if ref_insufficient(v, &rp) {

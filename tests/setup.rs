@@ -98,28 +98,75 @@ fn chess960_uses_the_standard_numbering() {
     }
 }
 
+/// MRC's own numbers (RULES.md): the six the page names, the scheme's end points and the
+/// positions RULES.md names, both ways: id to back rank and back rank to id, through the library
+/// and through `positions`.
+#[test]
+fn mrc_uses_the_pages_numbering() {
+    let r = rules("mrc");
+    let v = &r.variant;
+    for (id, rank) in [
+        (6_494, "BMRNBQKNR"),
+        (6_787, "BQRMBNKNR"),
+        (11_017, "MQBRNBNKR"),
+        (12_731, "RKBNNQBMR"),
+        (14_441, "RBKBMQRNN"),
+        (6_944, "RNBMKQBNR"),
+        (0, "QMBNRKRNB"),
+        (15_119, "RKRNNBBMQ"),
+        (4_212, "QRBBNMKRN"),
+        (1_025, "NMRKRBNBQ"),
+        (2_300, "BNBRKQNRM"),
+        (2_264, "BNBMRQKNR"),
+        (5_151, "NRBQNMKBR"),
+    ] {
+        let sp = setup::from_id(v, id).unwrap();
+        assert_eq!(setup::back_rank_string(v, &sp), rank, "id {id}");
+        let back = setup::parse_back_rank(v, rank).unwrap();
+        assert_eq!(setup::to_id(v, &back).unwrap(), id, "{rank}");
+    }
+    let out = bin()
+        .args(["positions", "--variant", "mrc", "--id", "6944"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("setup: RNBMKQBNR"), "{text}");
+    let out = bin()
+        .args(["positions", "--variant", "mrc", "--setup", "BQRMBNKNR"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l == "id: 6787"), "{text}");
+}
+
 #[test]
 fn bad_ids_and_setups_are_refused_with_a_reason() {
     let r = rules("mrc");
     let v = &r.variant;
     assert!(setup::from_id(v, 15_120)
         .unwrap_err()
+        .to_string()
         .contains("out of range"));
     assert!(setup::parse_back_rank(v, "RNBMKQBN")
         .unwrap_err()
+        .to_string()
         .contains("9"));
     assert!(setup::parse_back_rank(v, "RNBMKQBNX")
         .unwrap_err()
+        .to_string()
         .contains("`X`"));
     assert!(setup::parse_back_rank(v, "KRRNBMQBN")
         .unwrap_err()
+        .to_string()
         .contains("between the rooks"));
     assert!(setup::parse_back_rank(v, "RNBMKQBNN")
         .unwrap_err()
+        .to_string()
         .contains("army"));
     let p = rules("pmrc");
     assert!(setup::parse_back_rank(&p.variant, "RNBQKMBNR")
         .unwrap_err()
+        .to_string()
         .contains("opposite colours"));
 }
 

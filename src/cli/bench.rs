@@ -282,7 +282,7 @@ pub fn fairy_section(v: &Variant) -> Option<String> {
         s.push_str(&format!("startFen = {}\n", six.join(" ")));
     }
     if let Some(p) = &v.promotion {
-        s.push_str(&format!("promotionRank = {}\n", p.rank + 1));
+        s.push_str(&format!("promotionRank = {}\n", p.zone.0 + 1));
         let to: String =
             p.to.iter()
                 .map(|&t| v.pieces[t].letter.to_ascii_lowercase())

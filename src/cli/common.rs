@@ -42,7 +42,7 @@ pub fn rules_for(choice: &Choice) -> Result<Rules> {
 impl Choice {
     /// The library's start choice for `--fen`, `--setup`, `--id` or `--random` (`None` when
     /// none of them is given).
-    fn start_choice(&self) -> Option<StartChoice> {
+    pub(crate) fn start_choice(&self) -> Option<StartChoice> {
         if let Some(fen) = &self.fen {
             Some(StartChoice::Fen(fen.clone()))
         } else if let Some(s) = &self.setup {

@@ -18,7 +18,6 @@ pub use worker::{InlineWorker, Job, Worker};
 use crate::catalog;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
-use crate::variant::Variant;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,7 +187,7 @@ impl VariantSet {
                 problems.push(format!("{}: unusable file name", f.display()));
                 continue;
             }
-            match Variant::from_path(&f) {
+            match crate::catalog::from_path(&f) {
                 Ok(_) => {
                     self.entries.retain(|(n, _)| *n != name);
                     self.entries.push((name.clone(), VariantSource::File(f)));
@@ -224,7 +223,7 @@ impl VariantSet {
             })?;
         let v = match src {
             VariantSource::Builtin => catalog::load(n),
-            VariantSource::File(p) => Variant::from_path(p),
+            VariantSource::File(p) => crate::catalog::from_path(p),
         }
         .map_err(|e| one_line(&e.to_string()))?;
         Ok(Rules::compile(v))
