@@ -84,7 +84,7 @@ raw_table!(
         extends: String, name: String, short: String, description: String;
         board: RawBoard, pieces: BTreeMap<String, RawPiece>, setup: RawSetup,
         castling: RawCastling, promotion: RawPromotion, bishop_adjustment: RawAdjustment,
-        rules: RawRules, fairy: RawFairy
+        rules: RawRules, fairy: RawFairy, engine: RawEngine
     }
 );
 raw_table!(RawBoard { files: i64, ranks: i64; });
@@ -99,6 +99,7 @@ raw_table!(RawPromotion { rank: i64, to: String; });
 raw_table!(RawAdjustment { piece: String, partners: String, same_colour_only: bool; });
 raw_table!(RawRules { fifty_move_plies: i64, repetitions: i64, lone_minors: String; });
 raw_table!(RawFairy { variant: String, template: String, pieces: BTreeMap<String, String>; });
+raw_table!(RawEngine { weights: String; });
 
 /// One source text a variant was read from.
 #[derive(Debug, Clone)]
@@ -306,6 +307,14 @@ pub struct FairyDef {
     pub pieces: BTreeMap<char, String>,
 }
 
+/// How the built-in engine plays this variant (`[engine]`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EngineDef {
+    /// Evaluation weights file, relative to the variant file (`weights = "mrc.weights.toml"`).
+    /// None, or a file that does not exist, means the weights derived from the rules.
+    pub weights: Option<String>,
+}
+
 /// A variant that has passed every check; everything the interpreter needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Variant {
@@ -321,6 +330,7 @@ pub struct Variant {
     pub adjustment: Option<AdjustmentDef>,
     pub rules: DrawRules,
     pub fairy: FairyDef,
+    pub engine: EngineDef,
     /// Where it came from (file name), for messages.
     pub origin: String,
 }
@@ -1028,6 +1038,14 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
         }
     }
 
+    let engine = EngineDef {
+        weights: raw
+            .engine
+            .as_ref()
+            .and_then(|e| e.weights.as_ref())
+            .map(|l| l.value.clone()),
+    };
+
     // Cross-checks that need several sections.
     if ck.errors.is_empty() {
         if let Some(c) = &castling {
@@ -1107,6 +1125,7 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
             adjustment: adjustment.clone(),
             rules: rules.clone(),
             fairy: fairy.clone(),
+            engine: engine.clone(),
             origin: String::new(),
         };
         if !setup.random {
@@ -1154,6 +1173,7 @@ fn validate(raw: &RawVariant, sources: &[Source]) -> Result<Variant, VariantErro
         adjustment,
         rules,
         fairy,
+        engine,
         origin: sources[0].name.clone(),
     })
 }
@@ -1203,5 +1223,17 @@ army = "RK..R"
         let e = load(&text).unwrap_err().to_string();
         assert!(e.contains("pieces.R.betza"), "{e}");
         assert!(e.contains("ranks") || e.contains("board"), "{e}");
+    }
+
+    #[test]
+    fn engine_section_names_a_weights_file() {
+        let good = MINI.replace("RK..R", "RRKRR");
+        let v = load(&good).unwrap();
+        assert_eq!(v.engine.weights, None);
+        let named = format!("{good}[engine]\nweights = \"mini.weights.toml\"\n");
+        let v = load(&named).unwrap();
+        assert_eq!(v.engine.weights.as_deref(), Some("mini.weights.toml"));
+        let bad = format!("{good}[engine]\nweight = \"x\"\n");
+        assert!(load(&bad).unwrap_err().to_string().contains("weight"));
     }
 }
