@@ -305,6 +305,8 @@ pub struct SearchThread {
     engine: Option<Engine>,
     running: Option<(JoinHandle<Engine>, Arc<AtomicBool>)>,
     hash_mb: usize,
+    threads: usize,
+    skill: crate::engine::SkillLevel,
 }
 
 impl SearchThread {
@@ -313,13 +315,40 @@ impl SearchThread {
             engine: Some(Engine::new(rules, hash_mb)),
             running: None,
             hash_mb,
+            threads: 1,
+            skill: crate::engine::SkillLevel::MAX,
         }
+    }
+
+    /// Search threads (UCI `Threads`); kept when the variant changes.
+    pub fn set_threads(&mut self, n: usize) {
+        self.wait_idle();
+        self.threads = n;
+        if let Some(e) = self.engine.as_mut() {
+            e.set_threads(n);
+        }
+    }
+
+    /// Playing strength (UCI `Skill Level`); kept when the variant changes.
+    pub fn set_skill(&mut self, skill: crate::engine::SkillLevel) {
+        self.wait_idle();
+        self.skill = skill;
+        if let Some(e) = self.engine.as_mut() {
+            e.set_skill(skill);
+        }
+    }
+
+    fn configured(&self, rules: Arc<Rules>) -> Engine {
+        let mut e = Engine::new(rules, self.hash_mb);
+        e.set_threads(self.threads);
+        e.set_skill(self.skill);
+        e
     }
 
     /// A new variant needs a new engine (its tables depend on the rules).
     pub fn set_rules(&mut self, rules: Arc<Rules>) {
         self.stop();
-        self.engine = Some(Engine::new(rules, self.hash_mb));
+        self.engine = Some(self.configured(rules));
     }
 
     pub fn set_hash_mb(&mut self, mb: usize) {
@@ -386,7 +415,7 @@ impl SearchThread {
     /// The engine after a panicked search is replaced using these rules.
     pub fn ensure_engine(&mut self, rules: &Arc<Rules>) {
         if self.running.is_none() && self.engine.is_none() {
-            self.engine = Some(Engine::new(Arc::clone(rules), self.hash_mb));
+            self.engine = Some(self.configured(Arc::clone(rules)));
         }
     }
 }

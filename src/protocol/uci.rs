@@ -6,10 +6,9 @@
 //! king-destination form and `O-O` are still read.
 
 use super::{
-    choose_start, clock_seed, one_line, parse_coord, think_time, Out, SearchThread, StartChoice,
-    VariantSet,
+    choose_start, clock_seed, one_line, parse_coord, Out, SearchThread, StartChoice, VariantSet,
 };
-use crate::engine::{Limits, SearchInfo};
+use crate::engine::{Clock, Limits, SearchInfo};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
@@ -136,6 +135,8 @@ impl<W: Write + Send + 'static> Session<W> {
              id author the modern-chess authors\n\
              option name Hash type spin default 16 min 1 max 4096\n\
              option name Clear Hash type button\n\
+             option name Threads type spin default 1 min 1 max 64\n\
+             option name Skill Level type spin default 20 min 0 max 20\n\
              option name UCI_Chess960 type check default true\n\
              option name UCI_Variant type combo default {}{combo}\n\
              option name VariantPath type string default <empty>\n\
@@ -170,7 +171,19 @@ impl<W: Write + Send + 'static> Session<W> {
                 _ => self.info(&format!("Hash: `{value}` is not a size in MB (1..4096)")),
             },
             "clear hash" => self.search.clear(),
-            "uci_chess960" | "uci_analysemode" | "ponder" | "threads" | "multipv" => {}
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=crate::engine::MAX_THREADS).contains(&n) => {
+                    self.search.set_threads(n)
+                }
+                _ => self.info(&format!(
+                    "Threads: `{value}` is not a number of threads (1..64)"
+                )),
+            },
+            "skill level" => match value.parse::<u32>() {
+                Ok(n) if n <= 20 => self.search.set_skill(crate::engine::SkillLevel::new(n)),
+                _ => self.info(&format!("Skill Level: `{value}` is not a level (0..20)")),
+            },
+            "uci_chess960" | "uci_analysemode" | "ponder" | "multipv" => {}
             "uci_variant" => self.set_variant(&value),
             "variantpath" => {
                 if value.is_empty() || value == "<empty>" {
@@ -325,21 +338,20 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
         }
-        let us = self.history[self.history.len() - 1].side_to_move();
-        let (clock, inc) = if us == 0 {
-            (wtime, winc)
-        } else {
-            (btime, binc)
-        };
-        if let Some(left) = clock {
-            let t = think_time(left, inc, movestogo);
-            limits.movetime_ms = Some(limits.movetime_ms.map_or(t, |m| m.min(t)));
+        if wtime.is_some() || btime.is_some() {
+            // The engine divides the clock itself (engine::time).
+            limits.clock = Some(Clock {
+                wtime_ms: wtime,
+                btime_ms: btime,
+                winc_ms: winc,
+                binc_ms: binc,
+                moves_to_go: movestogo,
+            });
         }
         if infinite {
             limits = Limits::default();
         }
-        self.infinite = infinite
-            || (limits.depth.is_none() && limits.movetime_ms.is_none() && limits.nodes.is_none());
+        self.infinite = infinite || limits.is_infinite();
         let out = self.out.clone();
         let out2 = self.out.clone();
         let rules = Arc::clone(&self.rules);

@@ -1,0 +1,1 @@
+//! Texel tuning: fit the evaluation weights to game results by logistic regression.
