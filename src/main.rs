@@ -35,6 +35,8 @@ enum Command {
     Xboard(cli::engines::XboardArgs),
     /// Play a match against a UCI engine
     Match(cli::engines::MatchArgs),
+    /// Learn evaluation weights for a variant from self-play or PGN games (Texel's method)
+    Tune(cli::tune::TuneArgs),
     /// Count leaf nodes of the move tree (perft)
     Perft {
         #[command(flatten)]
@@ -66,6 +68,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Uci(a) => cli::engines::uci(a)?,
         Command::Xboard(a) => cli::engines::xboard(a)?,
         Command::Match(a) => cli::engines::run_match(a)?,
+        Command::Tune(a) => cli::tune::run(a)?,
         Command::Perft {
             choice,
             divide,

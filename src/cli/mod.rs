@@ -8,3 +8,4 @@ pub mod hash;
 pub mod pipe;
 pub mod play;
 pub mod replay;
+pub mod tune;
