@@ -37,6 +37,8 @@ enum Command {
     Match(cli::engines::MatchArgs),
     /// Serve a board in the browser (http://127.0.0.1:8080 by default)
     Serve(cli::serve::ServeArgs),
+    /// Learn evaluation weights for a variant from self-play or PGN games (Texel's method)
+    Tune(cli::tune::TuneArgs),
     /// Count leaf nodes of the move tree (perft)
     Perft {
         #[command(flatten)]
@@ -69,6 +71,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Xboard(a) => cli::engines::xboard(a)?,
         Command::Match(a) => cli::engines::run_match(a)?,
         Command::Serve(a) => cli::serve::run(a)?,
+        Command::Tune(a) => cli::tune::run(a)?,
         Command::Perft {
             choice,
             divide,

@@ -12,3 +12,4 @@ pub mod replay;
 pub mod serve;
 pub mod uci_client;
 pub mod worker;
+pub mod tune;

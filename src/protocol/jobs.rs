@@ -63,6 +63,7 @@ pub fn search_among(
         depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
         movetime_ms: limits.movetime_ms.map(|t| (t / n).max(1)),
         nodes: limits.nodes.map(|x| (x / n).max(1)),
+        ..Limits::default()
     };
     let mut best: Option<(i64, Move)> = None;
     for &m in only {

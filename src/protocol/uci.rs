@@ -34,6 +34,10 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     history: Vec<Position>,
     worker: K,
     hash_mb: usize,
+    /// `Threads`, kept when the variant changes.
+    threads: usize,
+    /// `Skill Level`, kept when the variant changes.
+    skill: crate::engine::SkillLevel,
     free_memory_mb: Option<usize>,
     seed: u64,
     draws: u64,
@@ -65,6 +69,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         variant: cfg.variant.to_lowercase(),
         worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
         hash_mb,
+        threads: 1,
+        skill: crate::engine::SkillLevel::MAX,
         free_memory_mb: cfg.free_memory_mb,
         rules,
         start: cfg.start,
@@ -135,6 +141,8 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
              option name Hash type spin default 16 min 1 max {}\n\
              option name Clear Hash type button\n\
              option name Ponder type check default false\n\
+             option name Threads type spin default 1 min 1 max 64\n\
+             option name Skill Level type spin default 20 min 0 max 20\n\
              option name UCI_Chess960 type check default true\n\
              option name UCI_Variant type combo default {}{combo}\n\
              option name VariantPath type string default <empty>\n\
@@ -180,7 +188,23 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 )),
             },
             "clear hash" => self.worker.engine().clear(),
-            "uci_chess960" | "uci_analysemode" | "ponder" | "threads" | "multipv" => {}
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=crate::engine::MAX_THREADS).contains(&n) => {
+                    self.threads = n;
+                    self.worker.engine().set_threads(n);
+                }
+                _ => self.info(&format!(
+                    "Threads: `{value}` is not a number of threads (1..64)"
+                )),
+            },
+            "skill level" => match value.parse::<u32>() {
+                Ok(n) if n <= 20 => {
+                    self.skill = crate::engine::SkillLevel::new(n);
+                    self.worker.engine().set_skill(self.skill);
+                }
+                _ => self.info(&format!("Skill Level: `{value}` is not a level (0..20)")),
+            },
+            "uci_chess960" | "uci_analysemode" | "ponder" | "multipv" => {}
             "uci_variant" => self.set_variant(&value),
             "variantpath" => self.variant_path(&value),
             "startposition" => {
@@ -220,6 +244,8 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 let rules = Arc::new(rules);
                 self.worker
                     .replace_engine(Engine::new(Arc::clone(&rules), self.hash_mb));
+                self.worker.engine().set_threads(self.threads);
+                self.worker.engine().set_skill(self.skill);
                 self.rules = rules;
                 self.variant = name.to_lowercase();
                 self.new_start();
@@ -344,6 +370,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 depth: limits.depth,
                 nodes: limits.nodes,
                 movetime_ms: None,
+                ..Limits::default()
             }
         } else {
             limits
@@ -540,6 +567,7 @@ impl GoArgs {
             depth: self.depth,
             movetime_ms: movetime,
             nodes: self.nodes,
+            ..Limits::default()
         }
     }
 }

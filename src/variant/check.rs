@@ -170,6 +170,13 @@ pub(crate) fn check(raw: &RawVariant, sources: &[Source]) -> Result<Variant, Var
         .and_then(|a| check_adjustment(&mut ck, a, &pieces));
     let rules = check_rules(&mut ck, raw.rules.as_ref(), &pieces, dims);
     let fairy = check_fairy(&mut ck, raw.fairy.as_ref(), &pieces);
+    let engine = EngineDef {
+        weights: raw
+            .engine
+            .as_ref()
+            .and_then(|e| e.weights.as_ref())
+            .map(|l| l.value.clone()),
+    };
     if !ck.errors.is_empty() {
         return Err(VariantError::Invalid(ck.errors));
     }
@@ -195,6 +202,7 @@ pub(crate) fn check(raw: &RawVariant, sources: &[Source]) -> Result<Variant, Var
         adjustment,
         rules,
         fairy,
+        engine,
         origin: sources[0].name.clone(),
     };
     check_across(&mut ck, raw, &variant);

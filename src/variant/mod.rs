@@ -243,6 +243,14 @@ pub struct DrawRules {
     pub extinction: Vec<usize>,
 }
 
+/// How the built-in engine plays this variant (`[engine]`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EngineDef {
+    /// Evaluation weights file, relative to the variant file (`weights = "mrc.weights.toml"`).
+    /// None, or a file that does not exist, means the weights derived from the rules.
+    pub weights: Option<String>,
+}
+
 /// How Fairy-Stockfish knows the variant.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FairyDef {
@@ -281,6 +289,8 @@ pub struct Variant {
     pub rules: DrawRules,
     /// The Fairy-Stockfish names.
     pub fairy: FairyDef,
+    /// How the built-in engine plays it.
+    pub engine: EngineDef,
     /// Where it came from (file name), for messages.
     pub origin: String,
 }

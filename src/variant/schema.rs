@@ -97,7 +97,7 @@ raw_table!(
         extends: String, name: String, short: String, description: String;
         board: RawBoard, pieces: BTreeMap<String, RawPiece>, setup: RawSetup,
         castling: RawCastling, promotion: RawPromotion, bishop_adjustment: RawAdjustment,
-        rules: RawRules, fairy: RawFairy
+        rules: RawRules, fairy: RawFairy, engine: RawEngine
     }
 );
 raw_table!(
@@ -152,6 +152,10 @@ raw_table!(
 raw_table!(
     /// `[fairy]`.
     RawFairy { variant: String, template: String, pieces: BTreeMap<String, String>; }
+);
+raw_table!(
+    /// `[engine]`.
+    RawEngine { weights: String; }
 );
 
 /// The dotted key path of the value written at byte `offset`, found in the TOML document

@@ -246,7 +246,7 @@ fn time(s: &mut Session, rest: &str) {
             s.limits = modern_chess::engine::Limits {
                 depth: None,
                 movetime_ms: Some(ms),
-                nodes: None,
+                ..modern_chess::engine::Limits::default()
             };
             s.out(&format!("Engine time: {ms} ms a move."));
         }

@@ -27,7 +27,7 @@ pub fn limits_for_level(level: u8) -> Limits {
     Limits {
         depth,
         movetime_ms,
-        nodes: None,
+        ..Limits::default()
     }
 }
 

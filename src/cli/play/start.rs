@@ -58,7 +58,7 @@ fn limits(args: &PlayArgs) -> Limits {
         Limits {
             depth: args.depth,
             movetime_ms: args.movetime,
-            nodes: None,
+            ..Limits::default()
         }
     } else {
         levels::limits_for_level(args.level.unwrap_or(levels::DEFAULT_LEVEL))

@@ -80,7 +80,7 @@ impl Catalog {
                 if folder == local && cat.get(&name).is_some() {
                     continue; // already loaded through its built-in name
                 }
-                match Variant::from_path(&file) {
+                match catalog::from_path(&file) {
                     Ok(v) => cat.add(&name, v, file.parent().map(Path::to_path_buf)),
                     Err(e) => warnings.push(format!("{}: {e}", file.display())),
                 }

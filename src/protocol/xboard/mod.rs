@@ -493,6 +493,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             depth: c.sd,
             movetime_ms: movetime,
             nodes: None,
+            ..Limits::default()
         }
     }
 

@@ -1,0 +1,447 @@
+//! Static evaluation: a sum of terms, each a count from the position times a (middlegame,
+//! endgame) weight from [`Weights`], blended by the game phase.
+//!
+//! The terms are computed once by [`Evaluator::terms`], generic over where they go: the
+//! search adds them up with the weights, the tuner records the counts to fit the weights.
+//! Everything comes from the compiled rules (move tables, promotion zone, piece values), so
+//! any variant file gets an evaluation. A mop-up term outside the tuned set drives a lone
+//! king to the edge, so won endings are won.
+
+use super::weights::{Layout, Weights};
+use crate::game::insufficient_material;
+use crate::geometry::{Bitboard, Square};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Where evaluation terms go: `n` times parameter `param` for colour `colour`.
+pub trait TermSink {
+    fn add(&mut self, colour: usize, param: usize, n: i32);
+}
+
+/// Phase scale: 256 is all pieces on, 0 is bare kings (and pawns).
+pub const PHASE_MAX: i32 = 256;
+
+/// Tables computed once per variant, plus the weights.
+pub struct Evaluator {
+    pub weights: Weights,
+    /// `[kind * squares + square]`: empty-board mobility minus the kind's average.
+    centre: Vec<i32>,
+    /// Per colour and square: rank counted from the colour's own side.
+    rel_rank: [Vec<usize>; 2],
+    /// Per colour and square: ranks to the promotion zone on the file (0: none).
+    promo_distance: [Vec<usize>; 2],
+    /// Per colour and square: the squares ahead on the file and the files beside it.
+    front_span: [Vec<Bitboard>; 2],
+    /// Per colour and square: the squares ahead on the file.
+    front_file: [Vec<Bitboard>; 2],
+    /// Per file: the files beside it.
+    adjacent_files: Vec<Bitboard>,
+    /// Per square: Chebyshev distance from the centre, doubled.
+    centre_distance: Vec<i32>,
+    /// Per kind: its share of the game phase (file values of the non-pawn pieces).
+    phase_value: Vec<i32>,
+    full_phase: i32,
+}
+
+/// Adds terms up with weights: the search's sink.
+struct Sum<'a> {
+    w: &'a [[i32; 2]],
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl TermSink for Sum<'_> {
+    #[inline]
+    fn add(&mut self, colour: usize, param: usize, n: i32) {
+        let w = self.w[param];
+        self.mg[colour] += w[0] * n;
+        self.eg[colour] += w[1] * n;
+    }
+}
+
+/// Per-side attack maps gathered while the terms are counted.
+struct Attacks {
+    all: [Bitboard; 2],
+    pawn: [Bitboard; 2],
+    king_attackers: [i32; 2],
+}
+
+impl Evaluator {
+    pub fn new(rules: &Rules, weights: Weights) -> Evaluator {
+        let geo = &rules.geo;
+        let n = geo.squares();
+        let ranks = geo.ranks as usize;
+        let mut centre = vec![0; rules.n_types * n];
+        for t in 0..rules.n_types {
+            let pm = rules.piece_moves(0, t);
+            let mob: Vec<i32> = (0..n as Square)
+                .map(|sq| {
+                    let mut reach = pm.leap_quiet[sq as usize] | pm.leap_capture[sq as usize];
+                    for rd in &pm.riders {
+                        reach |= rules.rays[rd.ray].attacks(rules, sq, Bitboard::EMPTY);
+                    }
+                    reach.count() as i32
+                })
+                .collect();
+            let avg = mob.iter().sum::<i32>() / n.max(1) as i32;
+            for sq in 0..n {
+                centre[t * n + sq] = mob[sq] - avg;
+            }
+        }
+        let rel_rank = [0, 1].map(|c| {
+            (0..n as Square)
+                .map(|sq| {
+                    let r = geo.rank(sq) as usize;
+                    if c == 0 {
+                        r
+                    } else {
+                        ranks - 1 - r
+                    }
+                })
+                .collect()
+        });
+        let promo_distance = [0, 1].map(|c: usize| {
+            let zone = rules.promotion_zone[c];
+            (0..n as Square)
+                .map(|sq| {
+                    zone.filter(|&z| geo.file(z) == geo.file(sq))
+                        .map(|z| geo.rank(z).abs_diff(geo.rank(sq)) as usize)
+                        .min()
+                        .unwrap_or(0)
+                })
+                .collect()
+        });
+        let file_bb: Vec<Bitboard> = (0..geo.files)
+            .map(|f| {
+                (0..n as Square)
+                    .filter(|&s| geo.file(s) == f)
+                    .map(Bitboard::from_square)
+                    .fold(Bitboard::EMPTY, |a, b| a | b)
+            })
+            .collect();
+        let adjacent_files: Vec<Bitboard> = (0..geo.files as usize)
+            .map(|f| {
+                let l = if f > 0 {
+                    file_bb[f - 1]
+                } else {
+                    Bitboard::EMPTY
+                };
+                let r = file_bb.get(f + 1).copied().unwrap_or(Bitboard::EMPTY);
+                l | r
+            })
+            .collect();
+        let ahead = |c: usize, sq: Square, s: Square| {
+            if c == 0 {
+                geo.rank(s) > geo.rank(sq)
+            } else {
+                geo.rank(s) < geo.rank(sq)
+            }
+        };
+        let front_file = [0, 1].map(|c| {
+            (0..n as Square)
+                .map(|sq| {
+                    let f = geo.file(sq) as usize;
+                    file_bb[f]
+                        .into_iter()
+                        .filter(|&s| ahead(c, sq, s))
+                        .map(Bitboard::from_square)
+                        .fold(Bitboard::EMPTY, |a, b| a | b)
+                })
+                .collect()
+        });
+        let front_span = [0, 1].map(|c| {
+            (0..n as Square)
+                .map(|sq| {
+                    let f = geo.file(sq) as usize;
+                    (file_bb[f] | adjacent_files[f])
+                        .into_iter()
+                        .filter(|&s| ahead(c, sq, s))
+                        .map(Bitboard::from_square)
+                        .fold(Bitboard::EMPTY, |a, b| a | b)
+                })
+                .collect()
+        });
+        let cf = (geo.files as f64 - 1.0) / 2.0;
+        let cr = (geo.ranks as f64 - 1.0) / 2.0;
+        let centre_distance = (0..n as Square)
+            .map(|sq| {
+                let df = (geo.file(sq) as f64 - cf).abs();
+                let dr = (geo.rank(sq) as f64 - cr).abs();
+                (df.max(dr) * 2.0) as i32
+            })
+            .collect();
+        let phase_value: Vec<i32> = (0..rules.n_types)
+            .map(|t| {
+                if t == rules.royal || Some(t) == rules.pawn {
+                    0
+                } else {
+                    rules.variant.pieces[t].value.max(0)
+                }
+            })
+            .collect();
+        let army: i32 = rules
+            .variant
+            .setup
+            .army
+            .iter()
+            .map(|&t| phase_value.get(t).copied().unwrap_or(0))
+            .sum();
+        Evaluator {
+            weights,
+            centre,
+            rel_rank,
+            promo_distance,
+            front_span,
+            front_file,
+            adjacent_files,
+            centre_distance,
+            phase_value,
+            full_phase: (2 * army).max(1),
+        }
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.weights.layout
+    }
+
+    /// Game phase, `PHASE_MAX` with the whole army on the board, 0 with only kings and pawns.
+    pub fn phase(&self, rules: &Rules, pos: &Position) -> i32 {
+        let mut npm = 0;
+        for t in 0..rules.n_types {
+            if self.phase_value[t] != 0 {
+                npm += self.phase_value[t] * pos.type_bb(t).count() as i32;
+            }
+        }
+        npm.min(self.full_phase) * PHASE_MAX / self.full_phase
+    }
+
+    /// Static evaluation in centipawns from the side to move's point of view.
+    pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
+        let mut sum = Sum {
+            w: &self.weights.values,
+            mg: [0; 2],
+            eg: [0; 2],
+        };
+        self.terms(rules, pos, &mut sum);
+        let phase = self.phase(rules, pos);
+        let mg = sum.mg[0] - sum.mg[1];
+        let eg = sum.eg[0] - sum.eg[1];
+        let mut white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        white = self.scale_endgame(rules, pos, white);
+        if pos.side_to_move() == 0 {
+            white
+        } else {
+            -white
+        }
+    }
+
+    /// Endgame corrections outside the tuned terms: a lone king is driven to the edge and
+    /// the winning king brought close; a lead without pawns that cannot mate counts little.
+    fn scale_endgame(&self, rules: &Rules, pos: &Position, white: i32) -> i32 {
+        let strong = if white > 0 { 0 } else { 1 };
+        let weak = strong ^ 1;
+        let pawns = |c: usize| rules.pawn.map_or(Bitboard::EMPTY, |p| pos.pieces(c, p));
+        if pawns(weak).any() {
+            return white;
+        }
+        let weak_pieces = pos.colour_bb(weak) & !pos.type_bb(rules.royal);
+        if pawns(strong).is_empty() && insufficient_material(rules, pos) {
+            return white / 16;
+        }
+        if weak_pieces.any() && white.abs() < 400 {
+            return white;
+        }
+        let lk = pos.king_square(weak);
+        let sk = pos.king_square(strong);
+        let g = &rules.geo;
+        let dist = g
+            .file(lk)
+            .abs_diff(g.file(sk))
+            .max(g.rank(lk).abs_diff(g.rank(sk))) as i32;
+        let push = self.centre_distance[lk as usize] * 12 + (20 - dist) * 8;
+        let bonus = if weak_pieces.is_empty() {
+            300 + push
+        } else {
+            push / 2
+        };
+        if strong == 0 {
+            white + bonus
+        } else {
+            white - bonus
+        }
+    }
+
+    /// Counts every term of `pos` into `sink`.
+    pub fn terms<S: TermSink>(&self, rules: &Rules, pos: &Position, sink: &mut S) {
+        let l = self.layout();
+        let mut att = Attacks {
+            all: [Bitboard::EMPTY; 2],
+            pawn: [Bitboard::EMPTY; 2],
+            king_attackers: [0; 2],
+        };
+        if let Some(p) = rules.pawn {
+            for c in 0..2 {
+                let pm = rules.piece_moves(c, p);
+                for sq in pos.pieces(c, p) {
+                    att.pawn[c] |= pm.leap_capture[sq as usize];
+                }
+                att.all[c] = att.pawn[c];
+            }
+        }
+        let zones = [0, 1].map(|c| king_zone(rules, pos, c));
+        for c in 0..2 {
+            for t in 0..rules.n_types {
+                for sq in pos.pieces(c, t) {
+                    self.piece_terms(rules, pos, (c, t, sq), &zones, &mut att, sink);
+                }
+            }
+        }
+        for c in 0..2 {
+            self.pawn_terms(rules, pos, c, &att, sink);
+            self.king_terms(rules, pos, c, zones[c], &att, sink);
+            let theirs = pos.colour_bb(c ^ 1) & !pos.type_bb(rules.royal);
+            let pawns = rules.pawn.map_or(Bitboard::EMPTY, |p| pos.type_bb(p));
+            sink.add(
+                c,
+                l.pawn_threat,
+                (att.pawn[c] & theirs & !pawns).count() as i32,
+            );
+            let own = pos.colour_bb(c) & !pos.type_bb(rules.royal);
+            let hanging = own & att.all[c ^ 1] & !att.all[c];
+            sink.add(c, l.hanging, hanging.count() as i32);
+        }
+        sink.add(pos.side_to_move(), l.tempo, 1);
+    }
+
+    /// Material, rank, centre and mobility of one piece; its attacks into `att`.
+    fn piece_terms<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        (c, t, sq): (usize, usize, Square),
+        zones: &[Bitboard; 2],
+        att: &mut Attacks,
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        let s = sq as usize;
+        let n = rules.geo.squares();
+        sink.add(c, l.material + t, 1);
+        sink.add(c, l.rank + t * l.ranks + self.rel_rank[c][s], 1);
+        let centre = self.centre[t * n + s];
+        if centre != 0 {
+            sink.add(c, l.centre + t, centre);
+        }
+        if Some(t) == rules.pawn || t == rules.royal {
+            if t == rules.royal {
+                let pm = rules.piece_moves(c, t);
+                att.all[c] |= pm.leap_capture[s];
+            }
+            return;
+        }
+        let pm = rules.piece_moves(c, t);
+        let occ = pos.occupied();
+        let mut reach = pm.leap_quiet[s] | pm.leap_capture[s];
+        for rd in &pm.riders {
+            reach |= rules.rays[rd.ray].attacks(rules, sq, occ);
+        }
+        att.all[c] |= reach;
+        if (reach & zones[c ^ 1]).any() {
+            att.king_attackers[c] += 1;
+        }
+        let safe = reach & !pos.colour_bb(c) & !att.pawn[c ^ 1];
+        sink.add(c, l.mobility + t, safe.count() as i32);
+    }
+
+    fn pawn_terms<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: usize,
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        let Some(p) = rules.pawn else { return };
+        let l = self.layout();
+        let own = pos.pieces(c, p);
+        let theirs = pos.pieces(c ^ 1, p);
+        for sq in own {
+            let s = sq as usize;
+            let file = rules.geo.file(sq) as usize;
+            if (self.front_file[c][s] & own).any() {
+                sink.add(c, l.doubled, 1);
+            }
+            if (self.adjacent_files[file] & own).is_empty() {
+                sink.add(c, l.isolated, 1);
+            }
+            if att.pawn[c].has(sq) {
+                sink.add(c, l.supported, 1);
+            }
+            let d = self.promo_distance[c][s];
+            if d > 0 && (self.front_span[c][s] & theirs).is_empty() {
+                sink.add(c, l.passed + d.min(l.ranks - 1), 1);
+            }
+        }
+    }
+
+    fn king_terms<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: usize,
+        zone: Bitboard,
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        let pressure = (att.all[c ^ 1] & zone).count().min(8) as i32;
+        sink.add(c, l.king_pressure, pressure * pressure);
+        sink.add(c, l.king_attackers, att.king_attackers[c ^ 1].min(6));
+        if let Some(p) = rules.pawn {
+            let shield = (pos.pieces(c, p) & zone).count().min(3) as i32;
+            sink.add(c, l.king_shield, shield);
+        }
+    }
+}
+
+/// The squares the king of colour `c` could step to.
+fn king_zone(rules: &Rules, pos: &Position, c: usize) -> Bitboard {
+    let k = pos.king_square(c) as usize;
+    let km = rules.piece_moves(c, rules.royal);
+    km.leap_quiet[k] | km.leap_capture[k]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn evaluation_is_symmetric_in_every_seed_variant() {
+        for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
+            let rules = catalog::load_rules(v).unwrap();
+            let ev = Evaluator::new(&rules, Weights::derived(&rules));
+            for id in [7, 123] {
+                let sp = crate::setup::from_id(&rules.variant, id).unwrap();
+                let fen = crate::setup::start_fen(&rules.variant, &sp);
+                let pos = Position::from_fen(&rules, &fen).unwrap();
+                let flipped = pos.colour_flipped(&rules);
+                assert_eq!(
+                    ev.evaluate(&rules, &pos),
+                    ev.evaluate(&rules, &flipped),
+                    "{v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_extra_queen_is_worth_about_a_queen() {
+        let rules = catalog::load_rules("chess").unwrap();
+        let ev = Evaluator::new(&rules, Weights::derived(&rules));
+        let base = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let pos = Position::from_fen(&rules, base).unwrap();
+        let s = ev.evaluate(&rules, &pos);
+        assert!(s > 700 && s < 1300, "{s}");
+    }
+}

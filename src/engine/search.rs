@@ -1,0 +1,773 @@
+//! The alpha-beta search of one thread: principal-variation search with a transposition
+//! table, selectivity (reverse futility, razoring, null move with verification, internal
+//! iterative reduction, late-move reductions, late-move, futility and SEE pruning) and a
+//! quiescence search over captures that do not lose material.
+//!
+//! Every pruning rule is a short named function; none of them knows a variant.
+
+use super::eval::Evaluator;
+use super::history::{bonus, History, PieceTo};
+use super::movepick::{is_noisy, MovePicker, PickContext, PickMode};
+use super::see::{see_ge, SeeValues};
+use super::time::TimeBudget;
+use super::tt::{Bound, Tt, TtHit};
+use crate::game::insufficient_material;
+use crate::geometry::NO_SQUARE;
+use crate::position::{Move, Position};
+use crate::rules::Rules;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+pub const MAX_PLY: usize = 96;
+pub const INF: i32 = 1_000_000;
+pub const MATE: i32 = 900_000;
+/// Scores beyond this are mates (a mate within `MAX_PLY` plies).
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    pub rules: &'a Rules,
+    pub eval: &'a Evaluator,
+    pub see: &'a SeeValues,
+    pub tt: &'a Tt,
+    pub lmr: &'a LmrTable,
+    /// Raised by the caller (UCI `stop`).
+    pub stop: &'a AtomicBool,
+    /// Raised by the main thread when it has finished, so the helpers stop too.
+    pub done: &'a AtomicBool,
+    pub nodes: &'a AtomicU64,
+    pub node_limit: Option<u64>,
+    pub budget: TimeBudget,
+    /// Hashes of the game's positions before the root that can still repeat.
+    pub game_keys: &'a [u64],
+}
+
+/// Late-move reductions by depth and move number: `ln(depth) * ln(moves) / 2`.
+pub struct LmrTable([[u8; 64]; 64]);
+
+impl LmrTable {
+    pub fn new() -> LmrTable {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.4 + (d as f64).ln() * (m as f64).ln() / 2.1) as u8;
+            }
+        }
+        LmrTable(t)
+    }
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth.max(0) as usize).min(63)][moves.min(63)] as i32
+    }
+}
+
+impl Default for LmrTable {
+    fn default() -> Self {
+        LmrTable::new()
+    }
+}
+
+/// What the search remembers per ply of the current path.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    static_eval: i32,
+    killers: [Option<Move>; 2],
+    /// The move made from this ply (for continuation history), None after a null move.
+    piece_to: Option<PieceTo>,
+    null: bool,
+}
+
+/// Reused move buffers of one ply.
+#[derive(Default)]
+struct Buffers {
+    pick: (Vec<(Move, i32)>, Vec<Move>),
+    quiets: Vec<Move>,
+    noisy: Vec<Move>,
+}
+
+/// The bounds and facts of one node, passed between the steps of [`Worker::negamax`].
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    cut: bool,
+    pv: bool,
+    in_check: bool,
+    eval: i32,
+    improving: bool,
+    tt_move: Option<Move>,
+    key: u64,
+}
+
+/// One search thread.
+pub struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    history: &'a mut History,
+    keys: Vec<u64>,
+    stack: Vec<Frame>,
+    pool: Vec<Buffers>,
+    nodes: u64,
+    pub aborted: bool,
+    is_main: bool,
+    pub sel_depth: usize,
+    /// Root moves not to search (multi-PV: the lines already found).
+    pub root_excluded: Vec<Move>,
+    /// The best root move of the iteration so far, with its score.
+    pub root_best: Option<(Move, i32)>,
+    pub root_depth: i32,
+    nmp_min_ply: usize,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(sh: &'a Shared<'a>, history: &'a mut History, is_main: bool) -> Worker<'a> {
+        Worker {
+            sh,
+            history,
+            keys: sh.game_keys.to_vec(),
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            pool: (0..MAX_PLY + 2).map(|_| Buffers::default()).collect(),
+            nodes: 0,
+            aborted: false,
+            is_main,
+            sel_depth: 0,
+            root_excluded: Vec::new(),
+            root_best: None,
+            root_depth: 1,
+            nmp_min_ply: 0,
+        }
+    }
+
+    /// Nodes searched by this thread.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Nodes of every thread (the others' counts as of their last report).
+    pub fn total_nodes(&self) -> u64 {
+        self.sh.nodes.load(Ordering::Relaxed) + (self.nodes & 1023)
+    }
+
+    pub fn is_main_thread(&self) -> bool {
+        self.is_main
+    }
+
+    pub fn budget(&self) -> &TimeBudget {
+        &self.sh.budget
+    }
+
+    pub fn table(&self) -> &Tt {
+        self.sh.tt
+    }
+
+    /// Searches the root to `depth` inside the window `(alpha, beta)`.
+    pub fn search_root(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.root_best = None;
+        self.root_depth = depth;
+        self.negamax(pos, depth, alpha, beta, 0, false)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        let in_check = pos.in_check(self.sh.rules);
+        // Check extension, limited so that perpetual checks cannot grow the tree forever.
+        let depth = depth + (in_check && ply < 2 * self.root_depth as usize) as i32;
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if let Some(s) = self.enter_node(pos, alpha, ply) {
+            return s;
+        }
+        let key = pos.hash();
+        let pv = beta - alpha > 1;
+        let hit = self.sh.tt.probe(key);
+        if let Some(s) = tt_cutoff(hit, depth, alpha, beta, ply, pv) {
+            return s;
+        }
+        let eval = self.static_eval(pos, ply, in_check, hit);
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let mut n = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            cut,
+            pv,
+            in_check,
+            eval,
+            improving,
+            tt_move: hit.and_then(|h| h.mv),
+            key,
+        };
+        if ply + 2 < self.stack.len() {
+            self.stack[ply + 2].killers = [None; 2];
+        }
+        let mate_window = alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND;
+        if !pv && !in_check && !mate_window {
+            if let Some(s) = self.prune_node(pos, &n) {
+                return s;
+            }
+        }
+        // Internal iterative reduction: without a table move this node was not searched
+        // before, so a shallower look is a cheaper way to find one.
+        if n.tt_move.is_none() && depth >= 4 && (pv || cut) {
+            n.depth -= 1;
+        }
+        self.search_moves(pos, n)
+    }
+
+    /// Counts the node and answers the nodes that need no search: aborted, drawn, too deep,
+    /// or unable to beat a mate already found.
+    fn enter_node(&mut self, pos: &Position, alpha: i32, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        self.sel_depth = self.sel_depth.max(ply);
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.aborted {
+            return Some(0);
+        }
+        if ply > 0 && self.is_draw(pos, ply) {
+            return Some(0);
+        }
+        if ply >= MAX_PLY {
+            return Some(self.sh.eval.evaluate(self.sh.rules, pos));
+        }
+        if ply > 0 && MATE - ply as i32 <= alpha {
+            return Some(alpha);
+        }
+        None
+    }
+
+    /// Shares the node count and looks at the stop flags, the clock and the node limit.
+    fn poll(&mut self) {
+        let total = self.sh.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
+        let sh = self.sh;
+        if sh.stop.load(Ordering::Relaxed) || sh.done.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.is_main && sh.budget.out_of_time() {
+            self.aborted = true;
+        }
+        if sh.node_limit.is_some_and(|n| total >= n) {
+            self.aborted = true;
+        }
+    }
+
+    fn static_eval(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        in_check: bool,
+        hit: Option<TtHit>,
+    ) -> i32 {
+        if in_check {
+            self.stack[ply].static_eval = -INF;
+            return -INF;
+        }
+        let raw = self.sh.eval.evaluate(self.sh.rules, pos);
+        self.stack[ply].static_eval = raw;
+        // A table score bounding the true value on the right side is a better guess.
+        match hit {
+            Some(h) if h.score.abs() < MATE_BOUND => match h.bound {
+                Bound::Lower if h.score > raw => h.score,
+                Bound::Upper if h.score < raw => h.score,
+                Bound::Exact => h.score,
+                _ => raw,
+            },
+            _ => raw,
+        }
+    }
+
+    /// Pruning before any move is searched (non-PV nodes, not in check).
+    fn prune_node(&mut self, pos: &Position, n: &Node) -> Option<i32> {
+        if let Some(s) = reverse_futility(n) {
+            return Some(s);
+        }
+        if n.depth <= 2 && n.eval + 400 * n.depth <= n.alpha {
+            // Razoring: hopeless near the leaves unless a capture saves it.
+            let s = self.quiesce(pos, n.alpha, n.alpha + 1, n.ply);
+            if s <= n.alpha {
+                return Some(s);
+            }
+        }
+        self.null_move(pos, n)
+    }
+
+    /// Null move: if passing still fails high, a real move will too. Deep results are
+    /// verified by a reduced normal search (zugzwang).
+    fn null_move(&mut self, pos: &Position, n: &Node) -> Option<i32> {
+        let us = pos.side_to_move();
+        let prev_null = n.ply > 0 && self.stack[n.ply - 1].null;
+        if n.depth < 2
+            || prev_null
+            || n.eval < n.beta
+            || n.ply < self.nmp_min_ply
+            || self.stack[n.ply].static_eval < n.beta - 20 * n.depth + 120
+            || !has_pieces(self.sh.rules, pos, us)
+            || n.beta.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let r = 3 + n.depth / 3 + ((n.eval - n.beta) / 200).min(3);
+        let child = null_position(self.sh.rules, pos);
+        self.stack[n.ply].piece_to = None;
+        self.stack[n.ply].null = true;
+        self.keys.push(n.key);
+        let s = -self.negamax(&child, n.depth - r, -n.beta, -n.beta + 1, n.ply + 1, !n.cut);
+        self.keys.pop();
+        self.stack[n.ply].null = false;
+        if self.aborted || s < n.beta {
+            return None;
+        }
+        let s = if s >= MATE_BOUND { n.beta } else { s };
+        if self.nmp_min_ply != 0 || n.depth < 12 {
+            return Some(s);
+        }
+        self.nmp_min_ply = n.ply + 3 * (n.depth - r) as usize / 4;
+        let v = self.negamax(pos, n.depth - r, n.beta - 1, n.beta, n.ply, false);
+        self.nmp_min_ply = 0;
+        (v >= n.beta).then_some(s)
+    }
+
+    fn pick_context<'b>(&'b self, pos: &'b Position, ply: usize) -> PickContext<'b> {
+        let prev0 = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            None
+        };
+        let prev1 = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            None
+        };
+        PickContext {
+            rules: self.sh.rules,
+            see: self.sh.see,
+            history: self.history,
+            pos,
+            prev: [prev0, prev1],
+        }
+    }
+
+    /// The move loop of a main-search node, then the table store.
+    fn search_moves(&mut self, pos: &Position, mut n: Node) -> i32 {
+        let rules = self.sh.rules;
+        let mut bufs = std::mem::take(&mut self.pool[n.ply]);
+        bufs.quiets.clear();
+        bufs.noisy.clear();
+        let killers = self.stack[n.ply].killers;
+        let mut picker = {
+            let cx = self.pick_context(pos, n.ply);
+            let pick = std::mem::take(&mut bufs.pick);
+            MovePicker::new(&cx, pick, PickMode::All, n.tt_move, killers, false)
+        };
+        let orig_alpha = n.alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut count = 0;
+        self.keys.push(n.key);
+        loop {
+            let m = {
+                let cx = self.pick_context(pos, n.ply);
+                picker.next(&cx)
+            };
+            let Some(m) = m else { break };
+            if n.ply == 0 && self.root_excluded.contains(&m) {
+                continue;
+            }
+            let child = pos.play_unchecked(rules, m);
+            let us = pos.side_to_move();
+            if child.is_attacked(rules, child.king_square(us), us ^ 1) {
+                continue;
+            }
+            count += 1;
+            let quiet = !is_noisy(pos, m);
+            let gives_check = child.in_check(rules);
+            let hist = self.move_history(pos, m, n.ply, quiet);
+            let may_prune = n.ply > 0 && best_score > -MATE_BOUND && n.alpha.abs() < MATE_BOUND;
+            if may_prune && self.prune_move(pos, m, &n, count, (quiet, gives_check, hist)) {
+                continue;
+            }
+            self.stack[n.ply].piece_to = Some(self.history.piece_to(pos, m));
+            let r = self.reduction(&n, m, count, quiet, gives_check, hist, killers);
+            let score = self.pvs(&child, &n, count, r);
+            if self.aborted {
+                break;
+            }
+            best_score = best_score.max(score);
+            if score > n.alpha {
+                if n.ply == 0 {
+                    self.root_best = Some((m, score));
+                }
+                best_move = Some(m);
+                n.alpha = score;
+                if n.alpha >= n.beta {
+                    self.on_cutoff(pos, m, &n, quiet, &bufs);
+                    break;
+                }
+            }
+            if quiet {
+                bufs.quiets.push(m);
+            } else {
+                bufs.noisy.push(m);
+            }
+        }
+        self.keys.pop();
+        bufs.pick = picker.into_buffers();
+        self.pool[n.ply] = bufs;
+        if self.aborted {
+            return 0;
+        }
+        if count == 0 {
+            return if n.in_check { -MATE + n.ply as i32 } else { 0 };
+        }
+        let bound = if best_score >= n.beta {
+            Bound::Lower
+        } else if best_score > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = to_tt(best_score, n.ply);
+        self.sh.tt.store(n.key, best_move, stored, n.depth, bound);
+        best_score
+    }
+
+    /// The child search: full window for the first move, then a reduced null-window probe,
+    /// re-searched at full depth and then with the full window when it beats alpha.
+    fn pvs(&mut self, child: &Position, n: &Node, count: usize, r: i32) -> i32 {
+        let d = n.depth - 1;
+        let ply = n.ply + 1;
+        if count == 1 {
+            return -self.negamax(child, d, -n.beta, -n.alpha, ply, !n.pv && !n.cut);
+        }
+        let mut s = -self.negamax(child, d - r, -n.alpha - 1, -n.alpha, ply, true);
+        if s > n.alpha && r > 0 {
+            s = -self.negamax(child, d, -n.alpha - 1, -n.alpha, ply, !n.cut);
+        }
+        if s > n.alpha && s < n.beta && n.pv {
+            s = -self.negamax(child, d, -n.beta, -n.alpha, ply, false);
+        }
+        s
+    }
+
+    /// History score of a move: quiet (own + continuation) or capture history.
+    fn move_history(&self, pos: &Position, m: Move, ply: usize, quiet: bool) -> i32 {
+        let cx = self.pick_context(pos, ply);
+        let pt = self.history.piece_to(pos, m);
+        if quiet {
+            self.history.quiet_score(pos.side_to_move(), m)
+                + self.history.continuation_score(cx.prev[0], pt)
+                + self.history.continuation_score(cx.prev[1], pt)
+        } else {
+            let victim = pos.piece_at(m.to).map_or(0, |(t, _)| t);
+            self.history.capture_score(pt, victim)
+        }
+    }
+
+    /// Move-level pruning: late-move, futility, continuation-history and SEE pruning.
+    fn prune_move(
+        &self,
+        pos: &Position,
+        m: Move,
+        n: &Node,
+        count: usize,
+        (quiet, gives_check, hist): (bool, bool, i32),
+    ) -> bool {
+        let sh = self.sh;
+        let lmr_depth = (n.depth - 1 - self.sh.lmr.get(n.depth, count)).max(0);
+        if quiet {
+            let lmp = (3 + n.depth * n.depth) / (2 - n.improving as i32);
+            // Checks are never pruned: a quiet check may be mate.
+            if gives_check {
+                return false;
+            }
+            if n.depth <= 8 && count as i32 > lmp {
+                return true;
+            }
+            if !n.in_check && lmr_depth < 7 && n.eval + 100 + 110 * lmr_depth <= n.alpha {
+                return true;
+            }
+            if lmr_depth < 4 && hist < -3000 * n.depth {
+                return true;
+            }
+            return lmr_depth < 8 && !see_ge(sh.rules, sh.see, pos, m, -25 * lmr_depth * lmr_depth);
+        }
+        n.depth < 7 && !gives_check && !see_ge(sh.rules, sh.see, pos, m, -90 * n.depth)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduction(
+        &self,
+        n: &Node,
+        m: Move,
+        count: usize,
+        quiet: bool,
+        gives_check: bool,
+        hist: i32,
+        killers: [Option<Move>; 2],
+    ) -> i32 {
+        if n.depth < 2 || count <= 1 + n.pv as usize + (n.ply == 0) as usize {
+            return 0;
+        }
+        let mut r = self.sh.lmr.get(n.depth, count);
+        if quiet {
+            r += (!n.pv) as i32 + n.cut as i32 + (!n.improving) as i32;
+            r -= killers.contains(&Some(m)) as i32;
+            r -= hist / 6000;
+        } else {
+            r = (r - 1 - hist / 4000).max(0) * (!n.pv) as i32;
+        }
+        r -= gives_check as i32 + n.in_check as i32;
+        r.clamp(0, (n.depth - 2).max(0))
+    }
+
+    /// A move failed high: killers, counter-move, and history bonus for it with a malus for
+    /// the moves tried before it.
+    fn on_cutoff(&mut self, pos: &Position, m: Move, n: &Node, quiet: bool, bufs: &Buffers) {
+        let b = bonus(n.depth);
+        let us = pos.side_to_move();
+        let prev = [
+            if n.ply >= 1 {
+                self.stack[n.ply - 1].piece_to
+            } else {
+                None
+            },
+            if n.ply >= 2 {
+                self.stack[n.ply - 2].piece_to
+            } else {
+                None
+            },
+        ];
+        if quiet {
+            let k = &mut self.stack[n.ply].killers;
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+            self.history.set_counter(prev[0], m);
+            for (q, sign) in std::iter::once((m, 1)).chain(bufs.quiets.iter().map(|&q| (q, -1))) {
+                let pt = self.history.piece_to(pos, q);
+                self.history.update_quiet(us, q, sign * b);
+                self.history.update_continuation(prev[0], pt, sign * b);
+                self.history.update_continuation(prev[1], pt, sign * b);
+            }
+        } else {
+            let pt = self.history.piece_to(pos, m);
+            let victim = pos.piece_at(m.to).map_or(0, |(t, _)| t);
+            self.history.update_capture(pt, victim, b);
+        }
+        for &c in &bufs.noisy {
+            let pt = self.history.piece_to(pos, c);
+            let victim = pos.piece_at(c.to).map_or(0, |(t, _)| t);
+            self.history.update_capture(pt, victim, -b);
+        }
+    }
+
+    /// Quiescence: stand pat, then captures and promotions that do not lose material (every
+    /// move when in check).
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(s) = self.enter_node(pos, alpha, ply) {
+            return s;
+        }
+        let rules = self.sh.rules;
+        let in_check = pos.in_check(rules);
+        let key = pos.hash();
+        let hit = self.sh.tt.probe(key);
+        if let Some(s) = tt_cutoff(hit, 0, alpha, beta, ply, beta - alpha > 1) {
+            return s;
+        }
+        let stand = if in_check {
+            -INF
+        } else {
+            self.static_eval(pos, ply, false, hit)
+        };
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut bufs = std::mem::take(&mut self.pool[ply]);
+        let mut picker = {
+            let cx = self.pick_context(pos, ply);
+            let pick = std::mem::take(&mut bufs.pick);
+            MovePicker::new(
+                &cx,
+                pick,
+                PickMode::Noisy,
+                hit.and_then(|h| h.mv),
+                [None; 2],
+                in_check,
+            )
+        };
+        let mut best = stand;
+        let mut best_move = None;
+        let mut legal = 0;
+        self.keys.push(key);
+        loop {
+            let m = {
+                let cx = self.pick_context(pos, ply);
+                picker.next(&cx)
+            };
+            let Some(m) = m else { break };
+            if !in_check && self.delta_prune(pos, m, stand, alpha) {
+                continue;
+            }
+            let child = pos.play_unchecked(rules, m);
+            let us = pos.side_to_move();
+            if child.is_attacked(rules, child.king_square(us), us ^ 1) {
+                continue;
+            }
+            legal += 1;
+            self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
+            let s = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = Some(m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        bufs.pick = picker.into_buffers();
+        self.pool[ply] = bufs;
+        if self.aborted {
+            return 0;
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+        best
+    }
+
+    /// Even winning the captured piece cannot lift the score to alpha.
+    fn delta_prune(&self, pos: &Position, m: Move, stand: i32, alpha: i32) -> bool {
+        if m.promo != crate::position::NO_PROMO {
+            return false;
+        }
+        let gain = self.sh.see.captured(self.sh.rules, pos, m);
+        stand + gain + 150 <= alpha
+    }
+
+    /// Is the position at the end of the path a draw by repetition, the move rule or
+    /// material? Inside the search one repetition is enough; against the game's history it
+    /// takes the variant's full count.
+    fn is_draw(&self, pos: &Position, ply: usize) -> bool {
+        let rules = self.sh.rules;
+        let limit = rules.variant.rules.fifty_move_plies;
+        if limit > 0 && pos.halfmove_clock() >= limit {
+            // Mate on the last move still counts as mate.
+            return !(pos.in_check(rules) && pos.legal_moves(rules).is_empty());
+        }
+        let key = pos.hash();
+        let window = pos.halfmove_clock() as usize;
+        let n = self.keys.len();
+        let needed = rules.variant.rules.repetitions.max(2) as usize - 1;
+        let mut count = 0;
+        let mut i = 2;
+        while i <= window && i <= n {
+            if self.keys[n - i] == key {
+                if n - i >= n.saturating_sub(ply) {
+                    return true;
+                }
+                count += 1;
+                if count >= needed {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        pos.occupied().count() <= 4 && insufficient_material(rules, pos)
+    }
+}
+
+/// A table hit that settles a non-PV node.
+fn tt_cutoff(
+    hit: Option<TtHit>,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv: bool,
+) -> Option<i32> {
+    let h = hit?;
+    if pv || h.depth < depth {
+        return None;
+    }
+    let s = from_tt(h.score, ply);
+    let ok = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    ok.then_some(s)
+}
+
+/// Reverse futility: far enough above beta near the leaves that no move will fall below it.
+fn reverse_futility(n: &Node) -> Option<i32> {
+    let margin = 90 * (n.depth - n.improving as i32);
+    (n.depth <= 7 && n.eval - margin >= n.beta && n.eval < MATE_BOUND).then_some(n.eval)
+}
+
+/// Mate scores are stored relative to the node, so they stay right at any ply.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Does colour `c` have a piece besides its king and pawns (null move is unsafe without)?
+fn has_pieces(rules: &Rules, pos: &Position, c: usize) -> bool {
+    let mut others = pos.colour_bb(c) & !pos.type_bb(rules.royal);
+    if let Some(p) = rules.pawn {
+        others &= !pos.type_bb(p);
+    }
+    others.any()
+}
+
+/// The position with the other side to move and nothing else changed (null move).
+fn null_position(rules: &Rules, pos: &Position) -> Position {
+    let mut p = pos.clone();
+    if p.ep != NO_SQUARE {
+        p.hash ^= rules.zobrist.ep[p.ep as usize];
+        p.ep = NO_SQUARE;
+        p.ep_victim = NO_SQUARE;
+    }
+    p.side ^= 1;
+    p.hash ^= rules.zobrist.side;
+    p.halfmove += 1;
+    p
+}

@@ -1,0 +1,267 @@
+//! The transposition table: what earlier searches learned about a position, shared by every
+//! search thread.
+//!
+//! Entries live in buckets of four (one cache line). Each entry is two atomic words, the key
+//! stored xor-ed with the data, so a torn write by another thread reads as a miss instead of
+//! as a wrong move (the "lockless hashing" trick); a move read from the table is still checked
+//! against the move list before it is played. An entry records the search generation that
+//! wrote it, so a new search replaces old entries before shallow recent ones.
+
+use crate::position::{Move, MoveKind, NO_PROMO};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (every move failed low).
+    Upper = 1,
+    /// The true value is at least the score (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A table hit, unpacked.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const SLOTS: usize = 4;
+const SCORE_BIAS: i64 = 1 << 21;
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared table. Sized once from megabytes; `clear` and `resize` need exclusive access.
+pub struct Tt {
+    slots: Vec<Slot>,
+    buckets: usize,
+    generation: std::sync::atomic::AtomicU8,
+}
+
+/// Bytes one entry takes, for sizing.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<[u64; 2]>();
+
+impl Tt {
+    /// A table of at most `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Tt {
+        let entries = mb.clamp(1, 65_536) * 1024 * 1024 / ENTRY_BYTES;
+        let buckets = (entries / SLOTS).max(1);
+        let mut slots = Vec::with_capacity(buckets * SLOTS);
+        slots.resize_with(buckets * SLOTS, Slot::default);
+        Tt {
+            slots,
+            buckets,
+            generation: Default::default(),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always false: a table has at least one bucket.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s = Slot::default();
+        }
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[b * SLOTS..(b + 1) * SLOTS]
+    }
+
+    /// The entry for `key`, if the table has one.
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for s in self.bucket(key) {
+            let data = s.data.load(Relaxed);
+            if s.key_xor_data.load(Relaxed) ^ data == key && data != 0 {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. A shallower result for the same position keeps the move it
+    /// had when the new one has none, and does not replace a deeper exact result.
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Relaxed);
+            if data == 0 || s.key_xor_data.load(Relaxed) ^ data == key {
+                victim = i;
+                break;
+            }
+            // Replace the shallowest entry, counting each generation of age as eight plies.
+            let age = generation.wrapping_sub(field(data, 54, 8) as u8) as i32;
+            let worth = field(data, 44, 8) as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let s = &bucket[victim];
+        let old = s.data.load(Relaxed);
+        let same = old != 0 && s.key_xor_data.load(Relaxed) ^ old == key;
+        let mut mv = mv;
+        if same {
+            let prev = unpack(old);
+            if mv.is_none() {
+                mv = prev.and_then(|h| h.mv);
+            }
+            if let Some(p) = prev {
+                let fresh = field(old, 54, 8) as u8 == generation;
+                if fresh && bound != Bound::Exact && p.depth > depth + 3 {
+                    return;
+                }
+            }
+        }
+        let data = pack(mv, score, depth, bound, generation);
+        s.data.store(data, Relaxed);
+        s.key_xor_data.store(key ^ data, Relaxed);
+    }
+
+    /// How full the table is, in permille of a sample (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed);
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && field(d, 54, 8) as u8 == generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+fn field(data: u64, shift: u32, bits: u32) -> u64 {
+    (data >> shift) & ((1 << bits) - 1)
+}
+
+fn pack_move(m: Option<Move>) -> u64 {
+    let Some(m) = m else { return 0 };
+    let kind = match m.kind {
+        MoveKind::Normal => 1,
+        MoveKind::DoubleStep => 2,
+        MoveKind::EnPassant => 3,
+        MoveKind::Castle { side } => 4 + (side & 1) as u64,
+        MoveKind::Adjust => 6,
+    };
+    let promo = if m.promo == NO_PROMO {
+        31
+    } else {
+        m.promo as u64 & 31
+    };
+    (m.from as u64 & 127) | (m.to as u64 & 127) << 7 | kind << 14 | promo << 17
+}
+
+fn unpack_move(bits: u64) -> Option<Move> {
+    let kind = match field(bits, 14, 3) {
+        1 => MoveKind::Normal,
+        2 => MoveKind::DoubleStep,
+        3 => MoveKind::EnPassant,
+        4 => MoveKind::Castle { side: 0 },
+        5 => MoveKind::Castle { side: 1 },
+        6 => MoveKind::Adjust,
+        _ => return None,
+    };
+    let promo = field(bits, 17, 5) as u8;
+    Some(Move {
+        from: field(bits, 0, 7) as _,
+        to: field(bits, 7, 7) as _,
+        kind,
+        promo: if promo == 31 { NO_PROMO } else { promo },
+    })
+}
+
+fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let score = (score as i64).clamp(-SCORE_BIAS + 1, SCORE_BIAS - 1) + SCORE_BIAS;
+    let depth = (depth + 2).clamp(0, 255) as u64;
+    pack_move(mv)
+        | (score as u64) << 22
+        | depth << 44
+        | (bound as u64) << 52
+        | (generation as u64) << 54
+}
+
+fn unpack(data: u64) -> Option<TtHit> {
+    let bound = match field(data, 52, 2) {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(TtHit {
+        mv: unpack_move(field(data, 0, 22)),
+        score: (field(data, 22, 22) as i64 - SCORE_BIAS) as i32,
+        depth: field(data, 44, 8) as i32 - 2,
+        bound,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let tt = Tt::new(1);
+        let m = Move {
+            from: 80,
+            to: 3,
+            kind: MoveKind::Castle { side: 1 },
+            promo: NO_PROMO,
+        };
+        tt.store(0xdead_beef, Some(m), -899_990, 17, Bound::Lower);
+        let h = tt.probe(0xdead_beef).unwrap();
+        assert_eq!(
+            (h.mv, h.score, h.depth, h.bound),
+            (Some(m), -899_990, 17, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_bee0).is_none());
+        let p = Move {
+            promo: 5,
+            kind: MoveKind::Normal,
+            ..m
+        };
+        tt.store(7, Some(p), 12, 0, Bound::Exact);
+        assert_eq!(tt.probe(7).unwrap().mv, Some(p));
+        // A result without a move keeps the move already stored.
+        tt.store(7, None, 30, 1, Bound::Upper);
+        assert_eq!(tt.probe(7).unwrap().mv, Some(p));
+    }
+
+    #[test]
+    fn size_is_bounded_by_megabytes() {
+        for mb in [1, 3, 16] {
+            let bytes = Tt::new(mb).len() * ENTRY_BYTES;
+            assert!(
+                bytes <= mb << 20 && bytes > (mb << 20) / 2,
+                "{mb} MB: {bytes}"
+            );
+        }
+    }
+}

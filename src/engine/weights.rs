@@ -1,0 +1,344 @@
+//! The evaluation's parameter set, as data: every term is a (middlegame, endgame) pair of
+//! centipawns, named so a weights file can be read by a person and survive a changed piece set.
+//!
+//! Defaults are derived from the rules alone (piece values from the variant file, centre
+//! terms from each piece's own mobility on an empty board); `modern-chess tune` fits them to
+//! game results and writes a weights file, which the variant file names in `[engine]`.
+
+use crate::rules::Rules;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Middlegame and endgame value of one term.
+pub type Pair = [i32; 2];
+
+/// Where each group of terms starts in the flat parameter vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub kinds: usize,
+    pub ranks: usize,
+    /// Value of a piece kind.
+    pub material: usize,
+    /// Per kind: times (empty-board mobility on the square - the kind's average).
+    pub centre: usize,
+    /// Per kind and relative rank (0 = own back rank).
+    pub rank: usize,
+    /// Per kind: per square it may move to that no enemy pawn attacks.
+    pub mobility: usize,
+    pub king_pressure: usize,
+    pub king_attackers: usize,
+    pub king_shield: usize,
+    pub doubled: usize,
+    pub isolated: usize,
+    pub supported: usize,
+    /// Per distance to promotion (index 0 unused).
+    pub passed: usize,
+    pub pawn_threat: usize,
+    pub hanging: usize,
+    pub tempo: usize,
+    pub len: usize,
+}
+
+impl Layout {
+    pub fn new(kinds: usize, ranks: usize) -> Layout {
+        let material = 0;
+        let centre = material + kinds;
+        let rank = centre + kinds;
+        let mobility = rank + kinds * ranks;
+        let king_pressure = mobility + kinds;
+        let passed = king_pressure + 6;
+        let pawn_threat = passed + ranks;
+        Layout {
+            kinds,
+            ranks,
+            material,
+            centre,
+            rank,
+            mobility,
+            king_pressure,
+            king_attackers: king_pressure + 1,
+            king_shield: king_pressure + 2,
+            doubled: king_pressure + 3,
+            isolated: king_pressure + 4,
+            supported: king_pressure + 5,
+            passed,
+            pawn_threat,
+            hanging: pawn_threat + 1,
+            tempo: pawn_threat + 2,
+            len: pawn_threat + 3,
+        }
+    }
+
+    /// The name of every parameter, as a weights file writes it.
+    pub fn names(&self, rules: &Rules) -> Vec<String> {
+        let letter = |t: usize| rules.variant.pieces[t].letter;
+        let mut n = vec![String::new(); self.len];
+        for t in 0..self.kinds {
+            n[self.material + t] = format!("material.{}", letter(t));
+            n[self.centre + t] = format!("centre.{}", letter(t));
+            n[self.mobility + t] = format!("mobility.{}", letter(t));
+            for r in 0..self.ranks {
+                n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
+            }
+        }
+        for d in 0..self.ranks {
+            n[self.passed + d] = format!("passed.{d}");
+        }
+        let single = [
+            (self.king_pressure, "king.pressure"),
+            (self.king_attackers, "king.attackers"),
+            (self.king_shield, "king.shield"),
+            (self.doubled, "pawn.doubled"),
+            (self.isolated, "pawn.isolated"),
+            (self.supported, "pawn.supported"),
+            (self.pawn_threat, "threat.pawn"),
+            (self.hanging, "threat.hanging"),
+            (self.tempo, "tempo"),
+        ];
+        for (i, name) in single {
+            n[i] = name.to_string();
+        }
+        n
+    }
+}
+
+/// A full parameter set for one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub layout: Layout,
+    pub values: Vec<Pair>,
+}
+
+/// A weights file that cannot be used: what and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WeightsError {
+    /// Not TOML, or not a table of `name = [mg, eg]` pairs.
+    Syntax(String),
+    /// A name this variant has no parameter for.
+    UnknownName(String),
+    /// A value outside -100000..=100000.
+    OutOfRange(String),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Syntax(e) => write!(f, "weights file: {e}"),
+            WeightsError::UnknownName(n) => write!(f, "weights file: unknown parameter `{n}`"),
+            WeightsError::OutOfRange(n) => {
+                write!(f, "weights file: `{n}` must be within -100000..=100000")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+impl Weights {
+    /// The weights derived from the rules alone: what the engine uses without a weights file.
+    pub fn derived(rules: &Rules) -> Weights {
+        let layout = Layout::new(rules.n_types, rules.geo.ranks as usize);
+        let mut v = vec![[0, 0]; layout.len];
+        for t in 0..rules.n_types {
+            let value = if t == rules.royal {
+                0
+            } else {
+                rules.variant.pieces[t].value.max(0)
+            };
+            let is_pawn = Some(t) == rules.pawn;
+            v[layout.material + t] = if is_pawn {
+                [value * 9 / 10, value * 12 / 10]
+            } else {
+                [value, value]
+            };
+            let royal = t == rules.royal;
+            v[layout.centre + t] = if royal { [0, 5] } else { [3, 2] };
+            v[layout.mobility + t] = match (royal || is_pawn, value < 400) {
+                (true, _) => [0, 0],
+                (false, true) => [4, 4],
+                (false, false) => [2, 3],
+            };
+            if royal {
+                for r in 1..layout.ranks {
+                    v[layout.rank + t * layout.ranks + r] = [-12 * r.min(3) as i32, 0];
+                }
+            }
+        }
+        let passed = [0, 60, 40, 25, 15, 8, 4];
+        for d in 1..layout.ranks {
+            let eg = passed.get(d).copied().unwrap_or(0) * 2;
+            v[layout.passed + d] = [eg / 3, eg];
+        }
+        v[layout.king_pressure] = [-6, 0];
+        v[layout.king_attackers] = [-10, 0];
+        v[layout.king_shield] = [12, 0];
+        v[layout.doubled] = [-10, -20];
+        v[layout.isolated] = [-10, -10];
+        v[layout.supported] = [8, 6];
+        v[layout.pawn_threat] = [40, 25];
+        v[layout.hanging] = [-20, -10];
+        v[layout.tempo] = [15, 5];
+        Weights { layout, values: v }
+    }
+
+    /// Reads a weights file over the derived weights: named parameters replace the derived
+    /// value, the rest keep it.
+    ///
+    /// # Errors
+    /// Bad TOML, a name this variant has no parameter for, or a value out of range.
+    pub fn from_toml(rules: &Rules, text: &str) -> Result<Weights, WeightsError> {
+        let mut w = Weights::derived(rules);
+        let table: BTreeMap<String, toml::Value> =
+            toml::from_str(text).map_err(|e| WeightsError::Syntax(e.to_string()))?;
+        let names = w.layout.names(rules);
+        let mut flat = Vec::new();
+        flatten("", &table, &mut flat);
+        for (name, value) in flat {
+            let i = names
+                .iter()
+                .position(|n| *n == name)
+                .ok_or_else(|| WeightsError::UnknownName(name.clone()))?;
+            w.values[i] = pair(&name, &value)?;
+        }
+        Ok(w)
+    }
+
+    /// The weights as a TOML file (every parameter, one line each, grouped by term).
+    pub fn to_toml(&self, rules: &Rules, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str("# name = [middlegame, endgame] in centipawns\n");
+        for (name, v) in self.layout.names(rules).iter().zip(&self.values) {
+            out.push_str(&format!("\"{name}\" = [{}, {}]\n", v[0], v[1]));
+        }
+        out
+    }
+}
+
+/// Dotted keys written without quotes (`material.N = ...`) arrive as nested tables.
+fn flatten(
+    prefix: &str,
+    table: &BTreeMap<String, toml::Value>,
+    out: &mut Vec<(String, toml::Value)>,
+) {
+    for (k, v) in table {
+        let name = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(t) => {
+                let inner: BTreeMap<String, toml::Value> =
+                    t.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+                flatten(&name, &inner, out);
+            }
+            _ => out.push((name, v.clone())),
+        }
+    }
+}
+
+fn pair(name: &str, v: &toml::Value) -> Result<Pair, WeightsError> {
+    let bad = || WeightsError::Syntax(format!("`{name}` must be [middlegame, endgame] integers"));
+    let arr = v.as_array().ok_or_else(bad)?;
+    if arr.len() != 2 {
+        return Err(bad());
+    }
+    let mut p = [0; 2];
+    for (i, x) in arr.iter().enumerate() {
+        let n = x.as_integer().ok_or_else(bad)?;
+        if n.abs() > 100_000 {
+            return Err(WeightsError::OutOfRange(name.to_string()));
+        }
+        p[i] = n as i32;
+    }
+    Ok(p)
+}
+
+/// Weights files shipped in `variants/`, built into the binary beside the variant files.
+pub const BUILTIN_FILES: &[(&str, &str)] = &[];
+
+/// Where the weights a variant names live: a path beside the variant file, or the built-in
+/// copy for a built-in variant. None when the variant names no weights file.
+pub fn weights_path(rules: &Rules) -> Option<std::path::PathBuf> {
+    let name = rules.variant.engine.weights.as_ref()?;
+    let origin = std::path::Path::new(&rules.variant.origin);
+    let base = origin.parent().unwrap_or(std::path::Path::new(""));
+    Some(base.join(name))
+}
+
+/// The weights the variant's `[engine] weights` file gives, over the derived ones.
+///
+/// A variant that names no file, or names one that does not exist, gets the derived weights
+/// (`Ok`); so does a built-in variant whose file is built in.
+///
+/// # Errors
+/// A file that exists but cannot be read or used.
+pub fn for_variant(rules: &Rules) -> Result<Weights, WeightsError> {
+    let Some(name) = rules.variant.engine.weights.as_deref() else {
+        return Ok(Weights::derived(rules));
+    };
+    if rules.variant.origin.starts_with("<built-in") {
+        let local = std::path::Path::new("variants").join(name);
+        if !local.is_file() {
+            return match BUILTIN_FILES.iter().find(|(n, _)| *n == name) {
+                Some((_, text)) => Weights::from_toml(rules, text),
+                None => Ok(Weights::derived(rules)),
+            };
+        }
+        return read_file(rules, &local);
+    }
+    match weights_path(rules) {
+        Some(p) if p.is_file() => read_file(rules, &p),
+        _ => Ok(Weights::derived(rules)),
+    }
+}
+
+fn read_file(rules: &Rules, path: &std::path::Path) -> Result<Weights, WeightsError> {
+    let meta = std::fs::metadata(path).map_err(|e| WeightsError::Syntax(e.to_string()))?;
+    if meta.len() > 1 << 20 {
+        return Err(WeightsError::Syntax(format!(
+            "{} is larger than 1 MiB",
+            path.display()
+        )));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| WeightsError::Syntax(format!("{}: {e}", path.display())))?;
+    Weights::from_toml(rules, &text)
+        .map_err(|e| WeightsError::Syntax(format!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn files_round_trip_and_bad_files_are_refused() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let mut w = Weights::derived(&rules);
+        w.values[3] = [123, -45];
+        let text = w.to_toml(&rules, "test");
+        assert_eq!(Weights::from_toml(&rules, &text).unwrap(), w);
+        let partial =
+            Weights::from_toml(&rules, "tempo = [1, 2]\nmaterial.Q = [900, 1000]\n").unwrap();
+        assert_eq!(partial.values[partial.layout.tempo], [1, 2]);
+        let q = rules.variant.piece_index('Q').unwrap();
+        assert_eq!(partial.values[q], [900, 1000]);
+        assert!(matches!(
+            Weights::from_toml(&rules, "material.Z = [1, 2]"),
+            Err(WeightsError::UnknownName(_))
+        ));
+        assert!(matches!(
+            Weights::from_toml(&rules, "tempo = [1]"),
+            Err(WeightsError::Syntax(_))
+        ));
+        assert!(matches!(
+            Weights::from_toml(&rules, "tempo = [1, 999999]"),
+            Err(WeightsError::OutOfRange(_))
+        ));
+        assert!(Weights::from_toml(&rules, "tempo = ").is_err());
+    }
+}
