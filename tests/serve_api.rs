@@ -107,7 +107,7 @@ fn page_files_and_variants() {
 fn create_play_and_read_a_game() {
     let s = serve();
     let g = mrc_game(&s);
-    assert_eq!(g["start_id"], 8226);
+    assert_eq!(g["start_id"], 6944); // Maura's RNBMKQBNR: the MRC page's #6,944
     assert_eq!(
         g["fen"],
         "rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1 ABCDEFGHIabcdefghi"

@@ -100,8 +100,8 @@ fn start_game(b: &Browser, variant: &str, kind: &str, value: &str) {
 }
 
 fn mrc_game(b: &Browser, served: &Served) {
-    // Maura's arrangement RNBMKQBNR (our id 8226): Black's back rank is its mirror image.
-    start_game(b, "mrc", "id", "8226");
+    // Maura's arrangement RNBMKQBNR (#6,944 on the MRC page, our id too): Black's back rank is its mirror image.
+    start_game(b, "mrc", "id", "6944");
     assert_eq!(page_piece(b, "e1"), "k-piece white");
     assert_eq!(page_piece(b, "d1"), "m-piece white");
     let glyph = b.js("return getComputedStyle(document.querySelector('cg-board piece.m-piece')).backgroundImage;");
