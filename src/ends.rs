@@ -3,6 +3,7 @@
 //! (as Fairy-Stockfish does), so perft counts none below it; [`crate::game`] turns the end into
 //! an outcome. Stalemate as a win or loss is decided in [`crate::game`], when no move exists.
 
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::BareKing;
@@ -23,8 +24,8 @@ pub enum EndRule {
 /// A game end by a variant rule: the winner (`None` for a draw) and the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleEnd {
-    /// 0 White, 1 Black; `None` when drawn.
-    pub winner: Option<usize>,
+    /// `None` when drawn.
+    pub winner: Option<Colour>,
     /// The rule that decided.
     pub rule: EndRule,
 }
@@ -39,25 +40,25 @@ impl Position {
     /// - campmate: the side that just moved wins when its royal piece stands in its camp.
     pub fn rule_end(&self, rules: &Rules) -> Option<RuleEnd> {
         let us = self.side_to_move();
-        let them = us ^ 1;
+        let them = us.other();
         let v = &rules.variant.rules;
-        let win = |winner: usize, rule| {
+        let win = |winner: Colour, rule| {
             Some(RuleEnd {
                 winner: Some(winner),
                 rule,
             })
         };
         if v.bare_king == BareKing::Loses {
-            let bare = |c: usize| (self.colour_bb(c) & !self.type_bb(rules.royal)).is_empty();
+            let bare = |c: Colour| (self.colour_bb(c) & !self.type_bb(rules.royal)).is_empty();
             if bare(them) && !bare(us) {
                 return win(us, EndRule::BareKing);
             }
         }
         for &k in &v.extinction {
-            if self.pieces(us, k).is_empty() {
+            if self.pieces_of(us, k).is_empty() {
                 return win(them, EndRule::Extinction);
             }
-            if self.pieces(them, k).is_empty() {
+            if self.pieces_of(them, k).is_empty() {
                 return win(us, EndRule::Extinction);
             }
         }

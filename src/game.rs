@@ -6,6 +6,7 @@
 //! limit still wins.
 
 use crate::ends::{EndRule, RuleEnd};
+use crate::piece::{Colour, PieceKind};
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use crate::variant::StalemateResult;
@@ -13,22 +14,30 @@ use crate::variant::StalemateResult;
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// The side to move is mated.
     Checkmate {
-        winner: usize,
+        /// The side that gave mate.
+        winner: Colour,
     },
+    /// A side resigned.
     Resignation {
-        winner: usize,
+        /// The side that did not resign.
+        winner: Colour,
     },
+    /// The side to move has no legal move and is not in check.
     Stalemate,
+    /// The same position occurred the variant's number of times.
     Repetition,
+    /// The move-count rule (no capture or pawn move for the variant's number of plies).
     MoveLimit,
+    /// Neither side can mate.
     InsufficientMaterial,
     /// Agreed or adjudicated draw (protocols, matches).
     DrawAgreed,
     /// A variant rule decided (bare king, campmate, extinction, stalemate as a win or loss).
     Rule {
         /// The winner; `None` for a draw.
-        winner: Option<usize>,
+        winner: Option<Colour>,
         /// Which rule.
         rule: EndRule,
     },
@@ -38,12 +47,13 @@ impl Outcome {
     /// The PGN result string.
     pub fn result(&self) -> &'static str {
         match self.winner() {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
+            Some(Colour::White) => "1-0",
+            Some(Colour::Black) => "0-1",
             None => "1/2-1/2",
         }
     }
-    pub fn winner(&self) -> Option<usize> {
+    /// The side that won, if one did.
+    pub fn winner(&self) -> Option<Colour> {
         match self {
             Outcome::Checkmate { winner } | Outcome::Resignation { winner } => Some(*winner),
             Outcome::Rule { winner, .. } => *winner,
@@ -52,11 +62,11 @@ impl Outcome {
     }
     /// A sentence for people.
     pub fn describe(&self, rules: &Rules) -> String {
-        let name = |c: usize| if c == 0 { "White" } else { "Black" };
+        let name = |c: Colour| c.name();
         match self {
             Outcome::Checkmate { winner } => format!("checkmate, {} wins", name(*winner)),
             Outcome::Resignation { winner } => {
-                format!("{} resigns, {} wins", name(winner ^ 1), name(*winner))
+                format!("{} resigns, {} wins", name(winner.other()), name(*winner))
             }
             Outcome::Stalemate => "stalemate, draw".into(),
             Outcome::Repetition => {
@@ -85,8 +95,8 @@ impl Outcome {
 }
 
 /// Pieces that can only ever reach squares of one colour (every step has an even sum).
-pub fn colourbound(rules: &Rules, t: usize) -> bool {
-    let atoms = &rules.variant.pieces[t].atoms;
+pub fn colourbound(rules: &Rules, kind: PieceKind) -> bool {
+    let atoms = &rules.variant.pieces[kind.index()].atoms;
     !atoms.is_empty() && atoms.iter().all(|a| (a.df as i32 + a.dr as i32) % 2 == 0)
 }
 
@@ -94,23 +104,23 @@ pub fn colourbound(rules: &Rules, t: usize) -> bool {
 /// variant's `lone_minors`) against a king, or only colour-bound pieces all on one colour.
 pub fn insufficient_material(rules: &Rules, pos: &Position) -> bool {
     if let Some(p) = rules.pawn {
-        if pos.type_bb(p).any() {
+        if pos.kind_bb(PieceKind(p as u8)).any() {
             return false;
         }
     }
-    let others = pos.occupied() & !pos.type_bb(rules.royal);
+    let others = pos.occupied() & !pos.kind_bb(PieceKind(rules.royal as u8));
     if others.is_empty() {
         return true;
     }
     if others.count() == 1 {
-        let (t, _) = pos.piece_at(others.lsb()).unwrap_or((rules.royal, 0));
-        if rules.variant.rules.lone_minors.contains(&t) {
+        let lone = pos.piece_at(others.lsb()).map(|p| p.kind.index());
+        if lone.is_some_and(|t| rules.variant.rules.lone_minors.contains(&t)) {
             return true;
         }
     }
     let all_bound = others.into_iter().all(|sq| {
         pos.piece_at(sq)
-            .map(|(t, _)| colourbound(rules, t))
+            .map(|p| colourbound(rules, p.kind))
             .unwrap_or(false)
     });
     if all_bound {
@@ -129,11 +139,11 @@ pub fn position_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
     if moves.is_empty() {
         let us = pos.side_to_move();
         if pos.in_check(rules) {
-            return Some(Outcome::Checkmate { winner: us ^ 1 });
+            return Some(Outcome::Checkmate { winner: us.other() });
         }
         let winner = match rules.variant.rules.stalemate {
             StalemateResult::Draw => return Some(Outcome::Stalemate),
-            StalemateResult::Loses => us ^ 1,
+            StalemateResult::Loses => us.other(),
             StalemateResult::Wins => us,
         };
         return Some(Outcome::Rule {
@@ -156,7 +166,7 @@ pub fn position_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
 pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,
-    resigned: Option<usize>,
+    resigned: Option<Colour>,
     agreed_draw: bool,
 }
 
@@ -209,7 +219,8 @@ impl Game {
         }
     }
 
-    pub fn resign(&mut self, loser: usize) {
+    /// The side `loser` resigns.
+    pub fn resign(&mut self, loser: Colour) {
         self.resigned = Some(loser);
     }
     pub fn agree_draw(&mut self) {
@@ -231,7 +242,9 @@ impl Game {
     /// The result, if the game has ended.
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
         if let Some(loser) = self.resigned {
-            return Some(Outcome::Resignation { winner: loser ^ 1 });
+            return Some(Outcome::Resignation {
+                winner: loser.other(),
+            });
         }
         if self.agreed_draw {
             return Some(Outcome::DrawAgreed);

@@ -11,6 +11,7 @@
 //! making it when the opponent has a capturing hopper; these functions only list targets.
 
 use crate::geometry::{Bitboard, Square};
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::{HopMove, PieceMoves, Rules};
 
@@ -28,7 +29,7 @@ pub(crate) fn hop_reach(rules: &Rules, hm: &HopMove, from: Square, occ: Bitboard
             .offset(hurdle, rt.df as i32, rt.dr as i32)
             .map_or(Bitboard::EMPTY, Bitboard::from_square)
     } else {
-        rt.attacks(rules, hurdle, occ)
+        rt.attacks(hurdle, occ)
     }
 }
 
@@ -62,12 +63,12 @@ impl Position {
         &self,
         rules: &Rules,
         sq: Square,
-        by: usize,
+        by: Colour,
         occ: Bitboard,
     ) -> bool {
         rules.hopper_attackers[by].iter().any(|&t| {
             let pm = rules.piece_moves(by, t);
-            let mut pieces = self.pieces(by, t) & occ;
+            let mut pieces = self.pieces_of(by, t) & occ;
             Iterator::any(&mut pieces, |from| {
                 pm.hoppers
                     .iter()

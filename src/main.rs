@@ -64,79 +64,90 @@ enum Command {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Play(a) => cli::play::run(a)?,
-        Command::Replay(a) => cli::replay::run(a)?,
-        Command::Bench(a) => cli::bench::run(a)?,
-        Command::Uci(a) => cli::engines::uci(a)?,
-        Command::Xboard(a) => cli::engines::xboard(a)?,
-        Command::Match(a) => cli::engines::run_match(a)?,
-        Command::Serve(a) => cli::serve::run(a)?,
-        Command::Tune(a) => cli::tune::run(a)?,
+        Command::Play(a) => cli::play::run(a),
+        Command::Replay(a) => cli::replay::run(a),
+        Command::Bench(a) => cli::bench::run(a),
+        Command::Uci(a) => cli::engines::uci(a),
+        Command::Xboard(a) => cli::engines::xboard(a),
+        Command::Match(a) => cli::engines::run_match(a),
+        Command::Serve(a) => cli::serve::run(a),
+        Command::Tune(a) => cli::tune::run(a),
         Command::Perft {
             choice,
             divide,
             depth,
-        } => {
-            let rules = rules_for(&choice)?;
-            let pos = position_for(&rules, &choice)?;
-            if depth > 20 {
-                bail!("depth {depth} is too deep (at most 20)");
-            }
-            let t = Instant::now();
-            let total = if divide {
-                let mut total = 0;
-                for (m, n) in pos.divide(&rules, depth) {
-                    println!("{}: {n}", m.uci(&rules));
-                    total += n;
-                }
-                println!();
-                total
-            } else {
-                pos.perft(&rules, depth)
-            };
-            let secs = t.elapsed().as_secs_f64();
-            eprintln!(
-                "{:.3} s, {:.0} nodes/s",
-                secs,
-                total as f64 / secs.max(1e-9)
-            );
-            println!("Nodes searched: {total}");
-        }
+        } => perft(&choice, divide, depth),
         Command::Positions {
             choice,
             count,
             list,
-        } => {
-            let rules = rules_for(&choice)?;
-            let v = &rules.variant;
-            if count {
-                println!("{} start positions", v.short);
-                println!("{}", setup::count(v));
-                return Ok(());
-            }
-            if list {
-                for id in 0..setup::count(v) {
-                    let sp = setup::from_id(v, id).map_err(|e| anyhow!(e))?;
-                    println!("{id} {}", setup::back_rank_string(v, &sp));
-                }
-                return Ok(());
-            }
-            let (id, sp) = match chosen_start(&rules, &choice)? {
-                Some(s) => s,
-                // a variant with one start position needs no choice
-                None if choice.start_choice().is_none() && setup::count(v) == 1 => {
-                    (0, setup::from_id(v, 0).map_err(|e| anyhow!(e))?)
-                }
-                None => bail!("choose a start position with --id, --setup or --random (or use --count / --list)"),
-            };
-            let fen = setup::start_fen(v, &sp);
-            let pos = Position::from_start(&rules, &sp).map_err(|e| anyhow!("{e}"))?;
-            print!("{}", pos.diagram(&rules));
-            println!("id: {id}");
-            println!("setup: {}", setup::back_rank_string(v, &sp));
-            println!("{fen}");
-        }
+        } => positions(&choice, count, list),
     }
+}
+
+/// `perft`: the leaf count (per root move with `--divide`), `Nodes searched: N` last.
+fn perft(choice: &Choice, divide: bool, depth: u32) -> Result<()> {
+    let rules = rules_for(choice)?;
+    let pos = position_for(&rules, choice)?;
+    if depth > 20 {
+        bail!("depth {depth} is too deep (at most 20)");
+    }
+    let t = Instant::now();
+    let total = if divide {
+        let mut total = 0;
+        for (m, n) in pos.divide(&rules, depth) {
+            println!("{}: {n}", m.uci(&rules));
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        pos.perft(&rules, depth)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    println!("Nodes searched: {total}");
+
+    Ok(())
+}
+
+/// `positions`: the count, the list, or one start position with its FEN last.
+fn positions(choice: &Choice, count: bool, list: bool) -> Result<()> {
+    let rules = rules_for(choice)?;
+    let v = &rules.variant;
+    if count {
+        println!("{} start positions", v.short);
+        println!("{}", setup::count(v));
+        return Ok(());
+    }
+    if list {
+        for id in 0..setup::count(v) {
+            let sp = setup::from_id(v, id).map_err(|e| anyhow!(e))?;
+            println!("{id} {}", setup::back_rank_string(v, &sp));
+        }
+        return Ok(());
+    }
+    let (id, sp) = match chosen_start(&rules, choice)? {
+        Some(s) => s,
+        // a variant with one start position needs no choice
+        None if choice.start_choice().is_none() && setup::count(v) == 1 => {
+            (0, setup::from_id(v, 0).map_err(|e| anyhow!(e))?)
+        }
+        None => bail!(
+            "choose a start position with --id, --setup or --random (or use --count / --list)"
+        ),
+    };
+    let fen = setup::start_fen(v, &sp);
+    let pos = Position::from_start(&rules, &sp).map_err(|e| anyhow!("{e}"))?;
+    print!("{}", pos.diagram(&rules));
+    println!("id: {id}");
+    println!("setup: {}", setup::back_rank_string(v, &sp));
+    println!("{fen}");
+
     Ok(())
 }
 

@@ -4,18 +4,22 @@
 //! then filtered: a move is legal when the mover's king is not attacked afterwards. Castling
 //! checks every square the king crosses first; adjustment is refused while in check.
 
-use crate::geometry::{Bitboard, Square, NO_SQUARE};
+use crate::geometry::{Bitboard, Square};
+use crate::piece::Colour;
 use crate::position::{Move, MoveKind, Position};
 use crate::promotion::{count_targets, for_each_target, PromoChoices};
 use crate::rules::{PieceMoves, Rules};
 use std::mem::MaybeUninit;
 
-/// Capacity of a move list. Far above any reachable position (a 10x10 board with every
-/// pawn promoted to a queen has well under 1,000 moves); pushes beyond it are dropped
-/// rather than overflow, so even a hostile FEN cannot crash generation.
-pub const MAX_MOVES: usize = 4096;
+/// Capacity of a move list. Enough by proof, not by hope: every position is made by
+/// [`Position::from_setup`] (or by moves from one), which refuses a position whose pieces could
+/// ever have more moves than this. The bound it checks ([`Rules::move_bound`]) adds, over a
+/// side's pieces, the most targets the piece's kind (or, for a pawn, any kind it promotes to)
+/// has from any square, times the promotion choices, plus castling and adjustment. The worst
+/// shipped case is MERC or ICRC with all twenty pieces of a side promoted to queens: about 750.
+pub const MAX_MOVES: usize = 1024;
 
-/// A fixed-capacity list of moves that lives on the stack.
+/// A fixed-capacity list of moves that lives on the stack (6 KiB).
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],
@@ -28,6 +32,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -35,29 +40,47 @@ impl MoveList {
             moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
         }
     }
+    /// Adds a move.
+    ///
+    /// # Panics
+    /// Past [`MAX_MOVES`], which no position made by [`Position::from_setup`] reaches: a
+    /// silent drop would hide a bug in the bound.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(m);
-            self.len += 1;
-        }
+        assert!(
+            self.len < MAX_MOVES,
+            "move list overflow: the move bound is wrong"
+        );
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
     }
+    /// How many moves the list holds.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Is the list empty?
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The moves.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         // SAFETY: the first `len` entries were written by `push`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
     }
+    /// The moves, mutable (for ordering them in place).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
+    }
+    /// Iterates over the moves.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
+    /// Is `m` in the list?
     pub fn contains(&self, m: &Move) -> bool {
         self.as_slice().contains(m)
     }
@@ -79,7 +102,7 @@ pub(crate) trait Sink {
     fn targets(
         &mut self,
         rules: &Rules,
-        us: usize,
+        us: Colour,
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
@@ -96,7 +119,7 @@ impl Sink for MoveList {
     fn targets(
         &mut self,
         rules: &Rules,
-        us: usize,
+        us: Colour,
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
@@ -120,7 +143,7 @@ impl Sink for Counter {
     fn targets(
         &mut self,
         rules: &Rules,
-        us: usize,
+        us: Colour,
         _from: Square,
         targets: Bitboard,
         _kind: MoveKind,
@@ -149,7 +172,7 @@ impl<S: Sink> Sink for Verified<'_, S> {
     fn targets(
         &mut self,
         rules: &Rules,
-        us: usize,
+        us: Colour,
         from: Square,
         targets: Bitboard,
         kind: MoveKind,
@@ -161,7 +184,7 @@ impl<S: Sink> Sink for Verified<'_, S> {
 
 /// Squares strictly between two squares of one rank.
 #[inline]
-fn between_on_rank(_rules: &Rules, a: Square, b: Square) -> Bitboard {
+fn between_on_rank(a: Square, b: Square) -> Bitboard {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     if lo == hi {
         return Bitboard::EMPTY;
@@ -169,15 +192,25 @@ fn between_on_rank(_rules: &Rules, a: Square, b: Square) -> Bitboard {
     Bitboard(((1u128 << hi) - 1) & !((1u128 << (lo + 1)) - 1))
 }
 
+/// What the opponent's pieces do to the king of the side to move.
+struct Threats {
+    /// Pieces giving check.
+    checkers: Bitboard,
+    /// Squares between the king and a checking rider.
+    block: Bitboard,
+    /// Own pieces pinned to the king.
+    pinned: Bitboard,
+}
+
 impl Position {
     /// Is `sq` attacked by a piece of colour `by` (with the current occupancy)?
-    pub fn is_attacked(&self, rules: &Rules, sq: Square, by: usize) -> bool {
+    pub fn is_attacked(&self, rules: &Rules, sq: Square, by: Colour) -> bool {
         self.is_attacked_occ(rules, sq, by, self.occupied())
     }
 
     /// The pieces of colour `c` of the types in the bit mask.
     #[inline]
-    fn types_of(&self, c: usize, mut mask: u32) -> Bitboard {
+    fn types_of(&self, c: Colour, mut mask: u32) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         while mask != 0 {
             b |= self.by_type[mask.trailing_zeros() as usize];
@@ -190,7 +223,7 @@ impl Position {
         &self,
         rules: &Rules,
         sq: Square,
-        by: usize,
+        by: Colour,
         occ: Bitboard,
     ) -> bool {
         let theirs = self.by_colour[by] & occ;
@@ -212,7 +245,7 @@ impl Position {
                 }
                 if let Some(b) = rt.first_blocker(sq, occ) {
                     if riders.has(b) {
-                        let t = ((self.board[b as usize] - 1) >> 1) as u32;
+                        let t = self.kind_at(b) as u32;
                         if mask >> t & 1 != 0 {
                             return true;
                         }
@@ -244,8 +277,8 @@ impl Position {
 
     /// Is the side to move in check?
     pub fn in_check(&self, rules: &Rules) -> bool {
-        let us = self.side as usize;
-        self.is_attacked(rules, self.king[us], us ^ 1)
+        let us = self.side;
+        self.is_attacked(rules, self.king[us], us.other())
     }
 
     /// Leap and rider targets of a piece (before any legality test).
@@ -261,7 +294,7 @@ impl Position {
         let f = from as usize;
         let mut targets = (pm.leap_quiet[f] & empty) | (pm.leap_capture[f] & enemy);
         for r in &pm.riders {
-            let a = rules.rays[r.ray].attacks(rules, from, occ);
+            let a = rules.rays[r.ray].attacks(from, occ);
             if r.quiet {
                 targets |= a & empty;
             }
@@ -286,9 +319,9 @@ impl Position {
         allowed: Bitboard,
         is_pawn: Option<PromoChoices>,
     ) {
-        let us = self.side as usize;
+        let us = self.side;
         let occ = self.occupied();
-        let enemy = self.by_colour[us ^ 1];
+        let enemy = self.by_colour[us.other()];
         let double_step = 2 * rules.geo.files as u32;
         for sp in &pm.specials {
             if sp.initial && !pm.initial_squares.has(from) {
@@ -324,14 +357,14 @@ impl Position {
     }
 
     fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
-        let us = self.side as usize;
-        let them = us ^ 1;
+        let us = self.side;
+        let them = us.other();
         let choices = self.promotion_choices(rules);
         let occ = self.occupied();
         let enemy = self.by_colour[them];
         let empty = !occ & rules.all;
         for t in 0..rules.n_types {
-            let mine = self.pieces(us, t);
+            let mine = self.pieces_of(us, t);
             if mine.is_empty() {
                 continue;
             }
@@ -346,18 +379,9 @@ impl Position {
                 if !pm.specials.is_empty() {
                     self.special_moves(rules, sink, pm, from, &mut targets, rules.all, is_pawn);
                 }
-                if self.ep != NO_SQUARE
-                    && pm.ep_capture[from as usize].has(self.ep)
-                    && empty.has(self.ep)
-                {
-                    sink.targets(
-                        rules,
-                        us,
-                        from,
-                        Bitboard::from_square(self.ep),
-                        MoveKind::EnPassant,
-                        is_pawn,
-                    );
+                let ep = self.ep_target(pm, from, empty);
+                if ep.any() {
+                    sink.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
                 }
             }
         }
@@ -369,8 +393,8 @@ impl Position {
     /// pinner (pinner included).
     #[cold]
     fn pin_mask(&self, rules: &Rules, from: Square, occ: Bitboard) -> Bitboard {
-        let us = self.side as usize;
-        let them = us ^ 1;
+        let us = self.side;
+        let them = us.other();
         let k = self.king[us];
         let theirs = self.by_colour[them];
         let without = occ ^ Bitboard::from_square(from);
@@ -381,173 +405,50 @@ impl Position {
                 continue;
             }
             if let Some(b) = rt.first_blocker(k, without) {
-                let t = ((self.board[b as usize] - 1) >> 1) as u32;
+                let t = self.kind_at(b) as u32;
                 if theirs.has(b) && mask >> t & 1 != 0 {
-                    allowed &= rt.attacks(rules, k, without);
+                    allowed &= rt.attacks(k, without);
                 }
             }
         }
         allowed
     }
 
+    /// The en passant square as a target of the piece on `from`, if it may capture onto it.
+    #[inline]
+    fn ep_target(&self, pm: &PieceMoves, from: Square, empty: Bitboard) -> Bitboard {
+        match self.ep_square() {
+            Some(ep) if pm.ep_capture[from as usize].has(ep) && empty.has(ep) => {
+                Bitboard::from_square(ep)
+            }
+            _ => Bitboard::EMPTY,
+        }
+    }
+
     /// Legal moves into a sink: pieces are kept to the check and pin masks, the king to
     /// squares not attacked once it has left its square; en passant, castling and
     /// adjustment are made and tested.
     pub(crate) fn legal_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
-        let us = self.side as usize;
-        let them = us ^ 1;
+        let them = self.side.other();
         if rules.rule_ends && self.rule_end(rules).is_some() {
             // the game is over by a variant rule (bare king, campmate, ...): no moves
             return;
         }
-        let choices = self.promotion_choices(rules);
         if !rules.special_attackers[them].is_empty() || !rules.hopper_attackers[them].is_empty() {
             // a lame or initial capture can be blocked off its line, and a hopper's check can be
             // made or unmade by any piece on its line: no masks, test each move
-            self.pseudo_into(
+            let mut verified = Verified {
+                pos: self,
                 rules,
-                &mut Verified {
-                    pos: self,
-                    rules,
-                    inner: sink,
-                },
-            );
+                inner: sink,
+            };
+            self.pseudo_into(rules, &mut verified);
             return;
         }
-        let occ = self.occupied();
-        let own = self.by_colour[us];
-        let theirs = self.by_colour[them];
-        let empty = !occ & rules.all;
-        let k = self.king[us];
-
-        // checkers, the squares that block a rider's check, pinned pieces
-        let mut checkers = Bitboard::EMPTY;
-        if (rules.leap_reach[them][k as usize] & theirs).any() {
-            for &t in &rules.leap_attack_types[them] {
-                checkers |= rules.piece_moves(them, t).leap_attackers[k as usize]
-                    & theirs
-                    & self.by_type[t];
-            }
-        }
-        let mut block = Bitboard::EMPTY;
-        let mut pinned = Bitboard::EMPTY;
-        let riders = self.types_of(them, rules.rider_types[them]);
-        if (rules.rider_reach[them][k as usize] & riders).any() {
-            for &(ray, mask) in &rules.rider_attacks[them] {
-                let rt = &rules.rays[ray];
-                if (rt.rays[k as usize] & riders).is_empty() {
-                    continue;
-                }
-                let Some(b) = rt.first_blocker(k, occ) else {
-                    continue;
-                };
-                if own.has(b) {
-                    if let Some(b2) = rt.first_blocker(k, occ ^ Bitboard::from_square(b)) {
-                        let t = ((self.board[b2 as usize] - 1) >> 1) as u32;
-                        if riders.has(b2) && mask >> t & 1 != 0 {
-                            pinned.set(b);
-                        }
-                    }
-                } else {
-                    let t = ((self.board[b as usize] - 1) >> 1) as u32;
-                    if riders.has(b) && mask >> t & 1 != 0 {
-                        checkers.set(b);
-                        block |= rt.attacks(rules, k, occ);
-                    }
-                }
-            }
-        }
-
-        // the king: every target tested with the king off the board
-        {
-            let pm = rules.piece_moves(us, rules.royal);
-            let is_pawn = (Some(rules.royal) == rules.pawn).then_some(choices);
-            let without = occ ^ Bitboard::from_square(k);
-            let mut seen = Self::plain_targets(rules, pm, k, occ, empty, theirs);
-            if !pm.hoppers.is_empty() {
-                seen |= crate::hop::hop_targets(rules, pm, k, occ, theirs);
-            }
-            let mut safe = Bitboard::EMPTY;
-            for to in seen {
-                if !self.is_attacked_occ(rules, to, them, without) {
-                    safe.set(to);
-                }
-            }
-            sink.targets(rules, us, k, safe, MoveKind::Normal, is_pawn);
-            if !pm.specials.is_empty() || pm.ep_capture[k as usize].any() {
-                let mut v = Verified {
-                    pos: self,
-                    rules,
-                    inner: sink,
-                };
-                if !pm.specials.is_empty() {
-                    self.special_moves(rules, &mut v, pm, k, &mut seen, rules.all, is_pawn);
-                }
-                if self.ep != NO_SQUARE
-                    && pm.ep_capture[k as usize].has(self.ep)
-                    && empty.has(self.ep)
-                {
-                    v.targets(
-                        rules,
-                        us,
-                        k,
-                        Bitboard::from_square(self.ep),
-                        MoveKind::EnPassant,
-                        is_pawn,
-                    );
-                }
-            }
-        }
-
-        let allowed = match checkers.count() {
-            0 => rules.all,
-            1 => checkers | block,
-            _ => Bitboard::EMPTY,
-        };
-        for t in 0..rules.n_types {
-            if t == rules.royal {
-                continue;
-            }
-            let mine = self.pieces(us, t);
-            if mine.is_empty() {
-                continue;
-            }
-            let pm = rules.piece_moves(us, t);
-            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
-            for from in mine {
-                let mut seen = Self::plain_targets(rules, pm, from, occ, empty, theirs);
-                if !pm.hoppers.is_empty() {
-                    seen |= crate::hop::hop_targets(rules, pm, from, occ, theirs);
-                }
-                let mut legal = allowed;
-                if pinned.has(from) {
-                    legal &= self.pin_mask(rules, from, occ);
-                }
-                sink.targets(rules, us, from, seen & legal, MoveKind::Normal, is_pawn);
-                if !pm.specials.is_empty() {
-                    self.special_moves(rules, sink, pm, from, &mut seen, legal, is_pawn);
-                }
-                if self.ep != NO_SQUARE
-                    && pm.ep_capture[from as usize].has(self.ep)
-                    && empty.has(self.ep)
-                {
-                    Verified {
-                        pos: self,
-                        rules,
-                        inner: sink,
-                    }
-                    .targets(
-                        rules,
-                        us,
-                        from,
-                        Bitboard::from_square(self.ep),
-                        MoveKind::EnPassant,
-                        is_pawn,
-                    );
-                }
-            }
-        }
-        if checkers.is_empty() {
+        let threats = self.threats(rules);
+        self.king_moves(rules, sink);
+        self.non_king_moves(rules, sink, &threats);
+        if threats.checkers.is_empty() {
             let mut v = Verified {
                 pos: self,
                 rules,
@@ -558,26 +459,161 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: Sink>(&self, rules: &Rules, list: &mut S) {
-        let us = self.side as usize;
-        if self.castle[us] == [NO_SQUARE; 2] {
+    /// The pieces giving check, the squares that block a rider's check, and the own pieces
+    /// pinned to the king.
+    #[inline]
+    fn threats(&self, rules: &Rules) -> Threats {
+        let us = self.side;
+        let them = us.other();
+        let occ = self.occupied();
+        let own = self.by_colour[us];
+        let theirs = self.by_colour[them];
+        let k = self.king[us];
+        let mut t = Threats {
+            checkers: Bitboard::EMPTY,
+            block: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+        };
+        if (rules.leap_reach[them][k as usize] & theirs).any() {
+            for &kind in &rules.leap_attack_types[them] {
+                t.checkers |= rules.piece_moves(them, kind).leap_attackers[k as usize]
+                    & theirs
+                    & self.by_type[kind];
+            }
+        }
+        let riders = self.types_of(them, rules.rider_types[them]);
+        if (rules.rider_reach[them][k as usize] & riders).is_empty() {
+            return t;
+        }
+        for &(ray, mask) in &rules.rider_attacks[them] {
+            let rt = &rules.rays[ray];
+            if (rt.rays[k as usize] & riders).is_empty() {
+                continue;
+            }
+            let Some(b) = rt.first_blocker(k, occ) else {
+                continue;
+            };
+            if own.has(b) {
+                if let Some(b2) = rt.first_blocker(k, occ ^ Bitboard::from_square(b)) {
+                    if riders.has(b2) && mask >> self.kind_at(b2) & 1 != 0 {
+                        t.pinned.set(b);
+                    }
+                }
+            } else if riders.has(b) && mask >> self.kind_at(b) & 1 != 0 {
+                t.checkers.set(b);
+                t.block |= rt.attacks(k, occ);
+            }
+        }
+        t
+    }
+
+    /// The king's moves: every target tested with the king off the board; its special and en
+    /// passant moves (rare for a king) made and tested.
+    #[inline]
+    fn king_moves<S: Sink>(&self, rules: &Rules, sink: &mut S) {
+        let us = self.side;
+        let them = us.other();
+        let occ = self.occupied();
+        let empty = !occ & rules.all;
+        let k = self.king[us];
+        let pm = rules.piece_moves(us, rules.royal);
+        let is_pawn = (Some(rules.royal) == rules.pawn).then(|| self.promotion_choices(rules));
+        let without = occ ^ Bitboard::from_square(k);
+        let theirs = self.by_colour[them];
+        let mut seen = Self::plain_targets(rules, pm, k, occ, empty, theirs);
+        if !pm.hoppers.is_empty() {
+            seen |= crate::hop::hop_targets(rules, pm, k, occ, theirs);
+        }
+        let mut safe = Bitboard::EMPTY;
+        for to in seen {
+            if !self.is_attacked_occ(rules, to, them, without) {
+                safe.set(to);
+            }
+        }
+        sink.targets(rules, us, k, safe, MoveKind::Normal, is_pawn);
+        if pm.specials.is_empty() && pm.ep_capture[k as usize].is_empty() {
             return;
         }
-        let them = us ^ 1;
+        let mut v = Verified {
+            pos: self,
+            rules,
+            inner: sink,
+        };
+        if !pm.specials.is_empty() {
+            self.special_moves(rules, &mut v, pm, k, &mut seen, rules.all, is_pawn);
+        }
+        let ep = self.ep_target(pm, k, empty);
+        if ep.any() {
+            v.targets(rules, us, k, ep, MoveKind::EnPassant, is_pawn);
+        }
+    }
+
+    /// Every other piece's moves, kept to the check and pin masks (en passant made and tested).
+    #[inline]
+    fn non_king_moves<S: Sink>(&self, rules: &Rules, sink: &mut S, threats: &Threats) {
+        let us = self.side;
+        let occ = self.occupied();
+        let theirs = self.by_colour[us.other()];
+        let empty = !occ & rules.all;
+        let choices = self.promotion_choices(rules);
+        let allowed = match threats.checkers.count() {
+            0 => rules.all,
+            1 => threats.checkers | threats.block,
+            // double check: only the king moves (en passant is still made and tested)
+            _ => Bitboard::EMPTY,
+        };
+        for t in 0..rules.n_types {
+            let mine = self.pieces_of(us, t);
+            if t == rules.royal || mine.is_empty() {
+                continue;
+            }
+            let pm = rules.piece_moves(us, t);
+            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
+            for from in mine {
+                let mut seen = Self::plain_targets(rules, pm, from, occ, empty, theirs);
+                if !pm.hoppers.is_empty() {
+                    seen |= crate::hop::hop_targets(rules, pm, from, occ, theirs);
+                }
+                let mut legal = allowed;
+                if threats.pinned.has(from) {
+                    legal &= self.pin_mask(rules, from, occ);
+                }
+                sink.targets(rules, us, from, seen & legal, MoveKind::Normal, is_pawn);
+                if !pm.specials.is_empty() {
+                    self.special_moves(rules, sink, pm, from, &mut seen, legal, is_pawn);
+                }
+                let ep = self.ep_target(pm, from, empty);
+                if ep.any() {
+                    let mut v = Verified {
+                        pos: self,
+                        rules,
+                        inner: sink,
+                    };
+                    v.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
+                }
+            }
+        }
+    }
+
+    fn castling_moves<S: Sink>(&self, rules: &Rules, list: &mut S) {
+        let us = self.side;
+        if self.castle[us] == [None; 2] {
+            return;
+        }
+        let them = us.other();
         let k = self.king[us];
         let occ = self.occupied();
         for side in 0..2 {
-            let r = self.castle[us][side];
-            if r == NO_SQUARE {
+            let Some(r) = self.castle[us][side] else {
                 continue;
-            }
+            };
             let Some((kd, rd)) = rules.castle_targets(us, side) else {
                 continue;
             };
             if rules.geo.rank(k) != rules.geo.rank(r) {
                 continue;
             }
-            let mut must_be_empty = between_on_rank(rules, k, kd) | between_on_rank(rules, r, rd);
+            let mut must_be_empty = between_on_rank(k, kd) | between_on_rank(r, rd);
             must_be_empty.set(kd);
             must_be_empty.set(rd);
             must_be_empty.clear(k);
@@ -585,7 +621,7 @@ impl Position {
             if (must_be_empty & occ).any() {
                 continue;
             }
-            let mut path = between_on_rank(rules, k, kd);
+            let mut path = between_on_rank(k, kd);
             path.set(k);
             path.set(kd);
             if Iterator::any(&mut path, |s| self.is_attacked(rules, s, them)) {
@@ -596,13 +632,13 @@ impl Position {
     }
 
     fn adjustment_moves<S: Sink>(&self, rules: &Rules, list: &mut S) {
-        let us = self.side as usize;
+        let us = self.side;
         let Some(b) = rules.adjust_piece else { return };
         let rights = self.adjust[us];
         if rights.is_empty() {
             return;
         }
-        let bishops = rights & self.pieces(us, b);
+        let bishops = rights & self.pieces_of(us, b);
         if bishops.is_empty() || self.in_check(rules) {
             return;
         }
@@ -614,8 +650,8 @@ impl Position {
                 if !rights.has(to) {
                     continue;
                 }
-                if let Some((t, c)) = self.piece_at(to) {
-                    if c == us && rules.adjust_partners >> t & 1 != 0 {
+                if let Some(p) = self.piece_at(to) {
+                    if p.colour == us && rules.adjust_partners >> p.kind.0 & 1 != 0 {
                         list.push(Move::new(from, to, MoveKind::Adjust));
                     }
                 }
@@ -627,8 +663,8 @@ impl Position {
     #[inline]
     pub fn is_legal_pseudo(&self, rules: &Rules, m: Move) -> bool {
         let after = self.play_unchecked(rules, m);
-        let us = self.side as usize;
-        !after.is_attacked(rules, after.king[us], us ^ 1)
+        let us = self.side;
+        !after.is_attacked(rules, after.king[us], us.other())
     }
 
     /// Every legal move, into `list`.

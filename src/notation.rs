@@ -9,7 +9,8 @@
 //! and refuses what could mean two moves: a game record must never be replayed on a guess.
 
 use crate::geometry::{Geometry, Square};
-use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::piece::PieceKind;
+use crate::position::{Move, MoveKind, Position};
 use crate::refusal::{self, Intent, Refusal};
 use crate::rules::Rules;
 use std::fmt;
@@ -45,7 +46,7 @@ fn san_body(rules: &Rules, pos: &Position, m: Move) -> String {
         MoveKind::Adjust => return adjust_san(rules, pos, m),
         _ => {}
     }
-    let Some((t, _)) = pos.piece_at(m.from) else {
+    let Some(t) = pos.piece_at(m.from).map(|p| p.kind.index()) else {
         return m.uci(rules);
     };
     let capture = is_capture(pos, m);
@@ -64,7 +65,7 @@ fn san_body(rules: &Rules, pos: &Position, m: Move) -> String {
                 && o.to == m.to
                 && o.promo == m.promo
                 && !matches!(o.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
-                && pos.piece_at(o.from).map(|p| p.0) == Some(t)
+                && pos.piece_at(o.from).map(|p| p.kind.index()) == Some(t)
         })
         .collect();
     let (ff, fr) = (geo.file(m.from), geo.rank(m.from));
@@ -89,9 +90,9 @@ fn san_body(rules: &Rules, pos: &Position, m: Move) -> String {
         s.push('x');
     }
     s.push_str(&geo.square_name(m.to));
-    if m.promo != NO_PROMO {
+    if let Some(k) = m.promo {
         s.push('=');
-        s.push(rules.variant.pieces[m.promo as usize].letter);
+        s.push(rules.variant.pieces[k.index()].letter);
     }
     s
 }
@@ -101,7 +102,7 @@ fn is_capture(pos: &Position, m: Move) -> bool {
         || (matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             && pos
                 .piece_at(m.to)
-                .is_some_and(|(_, c)| c != pos.side_to_move()))
+                .is_some_and(|p| p.colour != pos.side_to_move()))
 }
 
 /// `Bc<=>Q`; `Bc<=>Nd` when the bishop's other neighbour carries the same letter.
@@ -109,11 +110,11 @@ fn adjust_san(rules: &Rules, pos: &Position, m: Move) -> String {
     let geo = &rules.geo;
     let bishop = pos
         .piece_at(m.from)
-        .map(|p| rules.variant.pieces[p.0].letter)
+        .map(|p| rules.variant.pieces[p.kind.index()].letter)
         .unwrap_or('B');
     let partner = pos.piece_at(m.to);
     let letter = partner
-        .map(|p| rules.variant.pieces[p.0].letter)
+        .map(|p| rules.variant.pieces[p.kind.index()].letter)
         .unwrap_or('?');
     let mut s = format!(
         "{bishop}{}<=>{letter}",
@@ -439,7 +440,10 @@ fn parse_adjust(
             }
         }
     };
-    let letter_of = |sq: Square| pos.piece_at(sq).map(|p| rules.variant.pieces[p.0].letter);
+    let letter_of = |sq: Square| {
+        pos.piece_at(sq)
+            .map(|p| rules.variant.pieces[p.kind.index()].letter)
+    };
     let found = legal
         .iter()
         .copied()
@@ -513,7 +517,7 @@ fn parse_coordinates(
         .collect();
     // A king written onto its castling destination (`e1g1` in chess) means castling when
     // no ordinary king move has that square.
-    if found.is_empty() && pos.piece_at(from).map(|p| p.0) == Some(rules.royal) {
+    if found.is_empty() && pos.piece_at(from).map(|p| p.kind.index()) == Some(rules.royal) {
         let us = pos.side_to_move();
         found = legal
             .iter()
@@ -535,20 +539,20 @@ fn parse_coordinates(
 fn filter_promo(rules: &Rules, found: &mut Vec<Move>, promo: Option<u8>) -> Result<(), Refusal> {
     match promo {
         Some(p) => {
-            if found.iter().all(|m| m.promo == NO_PROMO) && !found.is_empty() {
+            if found.iter().all(|m| m.promo.is_none()) && !found.is_empty() {
                 return Err(Refusal::NotAPromotion {
                     letter: rules.variant.pieces[p as usize].letter,
                 });
             }
-            found.retain(|m| m.promo == p);
+            found.retain(|m| m.promo == Some(PieceKind(p)));
         }
         None => {
-            if !found.is_empty() && found.iter().all(|m| m.promo != NO_PROMO) {
+            if !found.is_empty() && found.iter().all(|m| m.promo.is_some()) {
                 return Err(Refusal::PromotionNeedsPiece {
                     choices: promotion_letters(rules),
                 });
             }
-            found.retain(|m| m.promo == NO_PROMO);
+            found.retain(|m| m.promo.is_none());
         }
     }
     Ok(())
@@ -644,7 +648,7 @@ fn parse_standard(
         .filter(|m| {
             !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
                 && m.to == to
-                && pos.piece_at(m.from).map(|p| p.0) == Some(piece)
+                && pos.piece_at(m.from).map(|p| p.kind.index()) == Some(piece)
                 && dfile.is_none_or(|f| geo.file(m.from) == f)
                 && drank.is_none_or(|r| geo.rank(m.from) == r)
         })

@@ -660,7 +660,7 @@ pub fn write_game(rules: &Rules, game: &Game, tags: &[(String, String)]) -> Stri
     for (i, m) in game.moves().iter().enumerate() {
         let pos = &positions[i];
         let n = pos.fullmove_number();
-        if pos.side_to_move() == 0 {
+        if pos.side_to_move() == crate::piece::Colour::White {
             words.push(format!("{n}."));
         } else if i == 0 {
             words.push(format!("{n}..."));

@@ -104,6 +104,23 @@ impl<T> IndexMut<Colour> for ByColour<T> {
     }
 }
 
+/// The per-colour arrays of positions and rules (`[T; 2]`, White first) are indexed by
+/// colour directly.
+impl<T> Index<Colour> for [T; 2] {
+    type Output = T;
+    #[inline]
+    fn index(&self, c: Colour) -> &T {
+        &self[c as usize]
+    }
+}
+
+impl<T> IndexMut<Colour> for [T; 2] {
+    #[inline]
+    fn index_mut(&mut self, c: Colour) -> &mut T {
+        &mut self[c as usize]
+    }
+}
+
 /// A piece kind: the index of a piece in the variant's piece list (the order of the
 /// `[pieces]` table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

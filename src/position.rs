@@ -12,49 +12,53 @@ pub use crate::fen::FenError;
 pub use validate::{CastlingProblem, PositionError};
 
 use crate::fen::{CastlingRight, CastlingRook, Setup};
-use crate::geometry::{Bitboard, Square, NO_SQUARE};
+use crate::geometry::{Bitboard, Square};
 use crate::piece::{ByColour, Colour, Piece, PieceKind};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::fmt;
 
-pub const WHITE: usize = 0;
-pub const BLACK: usize = 1;
-
 /// What kind of move it is: decides how it is made and written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
+    /// Any move not listed below (captures and promotions included).
     Normal,
     /// A pawn's initial lame double step (may create an en passant square).
     DoubleStep,
+    /// A capture en passant; `to` is the square passed over.
     EnPassant,
     /// Castling; `to` is the castling rook's square (king takes own rook).
     Castle {
+        /// 0: with the rook on the a-side of the king, 1: the other.
         side: u8,
     },
     /// Bishop Adjustment; `to` is the partner's square.
     Adjust,
 }
 
-/// A move. `promo` is the piece type promoted to, or `NO_PROMO`.
+/// A move: from and to squares, its kind, and the piece a pawn promotes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The square the moving piece (for castling the king, for adjustment the bishop) leaves.
     pub from: Square,
+    /// The target square (for castling the rook's, for adjustment the partner's).
     pub to: Square,
+    /// How the move is made.
     pub kind: MoveKind,
-    pub promo: u8,
+    /// The piece a pawn promotes to.
+    pub promo: Option<PieceKind>,
 }
 
-pub const NO_PROMO: u8 = u8::MAX;
-
 impl Move {
+    /// A move without promotion.
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         Move {
             from,
             to,
             kind,
-            promo: NO_PROMO,
+            promo: None,
         }
     }
+    /// Is it castling?
     pub fn is_castle(&self) -> bool {
         matches!(self.kind, MoveKind::Castle { .. })
     }
@@ -67,26 +71,33 @@ impl Move {
             rules.geo.square_name(self.to)
         );
         // A hand-made move may name no piece; it is still written, never a panic.
-        if self.promo != NO_PROMO {
-            let letter = rules.variant.pieces.get(self.promo as usize);
+        if let Some(kind) = self.promo {
+            let letter = rules.variant.pieces.get(kind.index());
             s.push(letter.map_or('?', |p| p.letter.to_ascii_lowercase()));
         }
         s
     }
 }
 
+/// The square passed over by the double step just played, and the pawn that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EnPassant {
+    pub(crate) square: Square,
+    pub(crate) victim: Square,
+}
+
 /// The state of a game at one moment.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    /// 0 empty, else `(type << 1 | colour) + 1`.
+    /// 0 empty, else `(kind << 1 | colour) + 1`.
     pub(crate) board: [u8; 128],
     pub(crate) by_colour: [Bitboard; 2],
     pub(crate) by_type: [Bitboard; MAX_PIECE_TYPES],
-    pub(crate) side: u8,
-    /// Castling rook squares per colour: `[a-side, other side]`, `NO_SQUARE` when gone.
-    pub(crate) castle: [[Square; 2]; 2],
-    pub(crate) ep: Square,
-    pub(crate) ep_victim: Square,
+    pub(crate) side: Colour,
+    /// Castling rook squares per colour: `[a-side, other side]`.
+    pub(crate) castle: [[Option<Square>; 2]; 2],
+    /// Kept only when a legal capture onto it exists.
+    pub(crate) ep: Option<EnPassant>,
     pub(crate) adjust: [Bitboard; 2],
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
@@ -95,8 +106,8 @@ pub struct Position {
 }
 
 #[inline]
-pub(crate) fn code(t: usize, colour: usize) -> u8 {
-    ((t << 1) | colour) as u8 + 1
+pub(crate) fn code(colour: Colour, t: usize) -> u8 {
+    ((t << 1) | colour as usize) as u8 + 1
 }
 
 impl Position {
@@ -105,97 +116,130 @@ impl Position {
             board: [0; 128],
             by_colour: [Bitboard::EMPTY; 2],
             by_type: [Bitboard::EMPTY; MAX_PIECE_TYPES],
-            side: 0,
-            castle: [[NO_SQUARE; 2]; 2],
-            ep: NO_SQUARE,
-            ep_victim: NO_SQUARE,
+            side: Colour::White,
+            castle: [[None; 2]; 2],
+            ep: None,
             adjust: [Bitboard::EMPTY; 2],
             halfmove: 0,
             fullmove: 1,
-            king: [NO_SQUARE; 2],
+            king: [0; 2],
             hash: 0,
         }
     }
 
+    /// The side to move.
     #[inline]
-    pub fn side_to_move(&self) -> usize {
-        self.side as usize
+    pub fn side_to_move(&self) -> Colour {
+        self.side
     }
+    /// The Zobrist hash (pieces, side, castling, en passant and adjustment rights).
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.by_colour[0] | self.by_colour[1]
     }
+    /// The squares of one side's pieces.
     #[inline]
-    pub fn colour_bb(&self, c: usize) -> Bitboard {
+    pub fn colour_bb(&self, c: Colour) -> Bitboard {
         self.by_colour[c]
     }
+    /// The squares of every piece of one kind, both colours.
     #[inline]
-    pub fn type_bb(&self, t: usize) -> Bitboard {
+    pub fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_type[kind.index()]
+    }
+    /// The squares of one side's pieces of one kind.
+    #[inline]
+    pub fn pieces(&self, c: Colour, kind: PieceKind) -> Bitboard {
+        self.by_colour[c] & self.by_type[kind.index()]
+    }
+    /// The squares of every piece of one kind index, both colours (the crate's fast path).
+    #[inline]
+    pub(crate) fn type_bb(&self, t: usize) -> Bitboard {
         self.by_type[t]
     }
     #[inline]
-    pub fn pieces(&self, c: usize, t: usize) -> Bitboard {
+    pub(crate) fn pieces_of(&self, c: Colour, t: usize) -> Bitboard {
         self.by_colour[c] & self.by_type[t]
     }
-    /// (type, colour) of the piece on a square.
+    /// The piece on a square.
     #[inline]
-    pub fn piece_at(&self, sq: Square) -> Option<(usize, usize)> {
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let c = self.board[sq as usize];
         if c == 0 {
             None
         } else {
-            Some((((c - 1) >> 1) as usize, ((c - 1) & 1) as usize))
+            Some(Piece {
+                colour: Colour::from_index(((c - 1) & 1) as usize),
+                kind: PieceKind((c - 1) >> 1),
+            })
         }
     }
+    /// The kind index and colour of the piece on a square.
     #[inline]
-    pub fn king_square(&self, c: usize) -> Square {
+    pub(crate) fn kind_colour_at(&self, sq: Square) -> Option<(usize, Colour)> {
+        self.piece_at(sq).map(|p| (p.kind.index(), p.colour))
+    }
+    /// The kind index of the piece on an occupied square (movegen's fast path).
+    #[inline]
+    pub(crate) fn kind_at(&self, sq: Square) -> usize {
+        ((self.board[sq as usize] - 1) >> 1) as usize
+    }
+    /// The square of a side's royal piece.
+    #[inline]
+    pub fn king_square(&self, c: Colour) -> Square {
         self.king[c]
     }
+    /// Plies since the last capture or pawn move.
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
+    /// The move number, starting at 1.
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
+    /// The en passant square, when a legal capture onto it exists.
     pub fn ep_square(&self) -> Option<Square> {
-        (self.ep != NO_SQUARE).then_some(self.ep)
+        self.ep.map(|e| e.square)
     }
     /// Castling rook squares of a colour, `[a-side, other side]`.
-    pub fn castling_rooks(&self, c: usize) -> [Option<Square>; 2] {
-        [0, 1].map(|s| (self.castle[c][s] != NO_SQUARE).then_some(self.castle[c][s]))
+    pub fn castling_rooks(&self, c: Colour) -> [Option<Square>; 2] {
+        self.castle[c]
     }
     /// Unmoved piece-rank squares of a side that still may adjust (empty: no right).
-    pub fn adjust_rights(&self, c: usize) -> Bitboard {
+    pub fn adjust_rights(&self, c: Colour) -> Bitboard {
         self.adjust[c]
     }
 
     #[inline]
-    pub(crate) fn put(&mut self, rules: &Rules, t: usize, c: usize, sq: Square) {
-        self.board[sq as usize] = code(t, c);
+    pub(crate) fn put(&mut self, rules: &Rules, c: Colour, t: usize, sq: Square) {
+        self.board[sq as usize] = code(c, t);
         self.by_colour[c].set(sq);
         self.by_type[t].set(sq);
         self.hash ^= rules.piece_key(c, t, sq);
     }
 
+    /// Takes the piece off a square: its colour and kind index.
     #[inline]
-    pub(crate) fn remove(&mut self, rules: &Rules, sq: Square) -> Option<(usize, usize)> {
+    pub(crate) fn remove(&mut self, rules: &Rules, sq: Square) -> Option<(Colour, usize)> {
         let p = self.piece_at(sq)?;
+        let (c, t) = (p.colour, p.kind.index());
         self.board[sq as usize] = 0;
-        self.by_colour[p.1].clear(sq);
-        self.by_type[p.0].clear(sq);
-        self.hash ^= rules.piece_key(p.1, p.0, sq);
-        Some(p)
+        self.by_colour[c].clear(sq);
+        self.by_type[t].clear(sq);
+        self.hash ^= rules.piece_key(c, t, sq);
+        Some((c, t))
     }
 
     pub(crate) fn compute_hash(&self, rules: &Rules) -> u64 {
         let mut h = 0;
         for sq in self.occupied() {
-            if let Some((t, c)) = self.piece_at(sq) {
-                h ^= rules.piece_key(c, t, sq);
+            if let Some(p) = self.piece_at(sq) {
+                h ^= rules.piece_key(p.colour, p.kind.index(), sq);
             }
         }
         h ^= self.state_hash(rules);
@@ -206,44 +250,43 @@ impl Position {
     fn state_hash(&self, rules: &Rules) -> u64 {
         let z = &rules.zobrist;
         let mut h = 0;
-        if self.side == 1 {
+        if self.side == Colour::Black {
             h ^= z.side;
         }
-        for c in 0..2 {
-            for s in 0..2 {
-                if self.castle[c][s] != NO_SQUARE {
-                    h ^= z.castle[c][self.castle[c][s] as usize];
-                }
-            }
+        for c in Colour::ALL {
+            h ^= castle_hash(rules, c, self.castle[c]);
             for sq in self.adjust[c] {
                 h ^= z.adjust[c][sq as usize];
             }
         }
-        if self.ep != NO_SQUARE {
-            h ^= z.ep[self.ep as usize];
+        if let Some(ep) = self.ep {
+            h ^= z.ep[ep.square as usize];
         }
         h
     }
 
-    /// Is there a pseudo-legal en passant capture onto `self.ep`?
+    /// Is there a pseudo-legal en passant capture onto the en passant square?
     pub(crate) fn ep_capture_possible(&self, rules: &Rules) -> bool {
-        let us = self.side as usize;
+        let Some(ep) = self.ep else { return false };
+        let us = self.side;
         rules.ep_types.iter().any(|&t| {
             let pm = rules.piece_moves(us, t);
-            Iterator::any(&mut self.pieces(us, t), |sq| {
-                pm.ep_capture[sq as usize].has(self.ep)
+            Iterator::any(&mut self.pieces_of(us, t), |sq| {
+                pm.ep_capture[sq as usize].has(ep.square)
             })
         })
     }
 
-    /// Is there a legal en passant capture onto `self.ep` (the position must be complete)?
+    /// Is there a legal en passant capture onto the en passant square (the position must be
+    /// complete)?
     pub(crate) fn ep_capture_legal(&self, rules: &Rules) -> bool {
-        let us = self.side as usize;
+        let Some(ep) = self.ep else { return false };
+        let us = self.side;
         rules.ep_types.iter().any(|&t| {
             let pm = rules.piece_moves(us, t);
-            Iterator::any(&mut self.pieces(us, t), |sq| {
-                pm.ep_capture[sq as usize].has(self.ep)
-                    && self.is_legal_pseudo(rules, Move::new(sq, self.ep, MoveKind::EnPassant))
+            Iterator::any(&mut self.pieces_of(us, t), |sq| {
+                pm.ep_capture[sq as usize].has(ep.square)
+                    && self.is_legal_pseudo(rules, Move::new(sq, ep.square, MoveKind::EnPassant))
             })
         })
     }
@@ -253,27 +296,20 @@ impl Position {
     pub fn to_setup(&self, rules: &Rules) -> Setup {
         let mut setup = Setup::empty(&rules.variant);
         for sq in self.occupied() {
-            if let Some((t, c)) = self.piece_at(sq) {
-                setup.board[sq as usize] = Some(Piece {
-                    colour: Colour::from_index(c),
-                    kind: PieceKind(t as u8),
+            setup.board[sq as usize] = self.piece_at(sq);
+        }
+        setup.turn = self.side;
+        for colour in Colour::ALL {
+            for sq in self.castle[colour].into_iter().flatten() {
+                setup.castling.push(CastlingRight {
+                    colour,
+                    rook: CastlingRook::File(rules.geo.file(sq)),
                 });
             }
+            setup.adjustment[colour] = self.adjust[colour];
         }
-        setup.turn = Colour::from_index(self.side as usize);
-        for colour in Colour::ALL {
-            for sq in self.castle[colour.index()] {
-                if sq != NO_SQUARE {
-                    setup.castling.push(CastlingRight {
-                        colour,
-                        rook: CastlingRook::File(rules.geo.file(sq)),
-                    });
-                }
-            }
-            setup.adjustment[colour] = self.adjust[colour.index()];
-        }
-        if self.ep != NO_SQUARE && self.ep_capture_legal(rules) {
-            setup.ep_square = Some(self.ep);
+        if self.ep_capture_legal(rules) {
+            setup.ep_square = self.ep_square();
         }
         setup.halfmove_clock = self.halfmove;
         setup.fullmove_number = self.fullmove;
@@ -301,134 +337,155 @@ impl Position {
     /// checked input).
     pub fn play_unchecked(&self, rules: &Rules, m: Move) -> Position {
         let mut p = self.clone();
-        let us = self.side as usize;
-        let them = us ^ 1;
-        let z = &rules.zobrist;
-        let old_castle = p.castle;
-        let old_adjust = p.adjust;
-        if p.ep != NO_SQUARE {
-            p.hash ^= z.ep[p.ep as usize];
-            p.ep = NO_SQUARE;
-            p.ep_victim = NO_SQUARE;
+        if let Some(ep) = p.ep.take() {
+            p.hash ^= rules.zobrist.ep[ep.square as usize];
         }
-        let mut reset_clock = false;
-        match m.kind {
+        let reset_clock = match m.kind {
             MoveKind::Castle { side } => {
-                let (kd, rd) = rules
-                    .castle_targets(us, side as usize)
-                    .unwrap_or((m.from, m.to));
-                let (kt, _) = p.remove(rules, m.from).unwrap_or((rules.royal, us));
-                let (rt, _) = p.remove(rules, m.to).unwrap_or((0, us));
-                p.put(rules, kt, us, kd);
-                p.put(rules, rt, us, rd);
-                p.king[us] = kd;
-                p.castle[us] = [NO_SQUARE; 2];
+                p.make_castling(rules, m, side as usize);
+                false
             }
             MoveKind::Adjust => {
-                let a = p.remove(rules, m.from);
-                let b = p.remove(rules, m.to);
-                if let (Some((ta, _)), Some((tb, _))) = (a, b) {
-                    p.put(rules, ta, us, m.to);
-                    p.put(rules, tb, us, m.from);
-                    if tb == rules.royal {
-                        p.king[us] = m.from;
-                    }
-                }
-                p.adjust[us] = Bitboard::EMPTY;
+                p.make_adjustment(rules, m);
+                false
             }
-            _ => {
-                if m.kind == MoveKind::EnPassant {
-                    p.remove(rules, self.ep_victim);
-                    reset_clock = true;
-                } else if p.remove(rules, m.to).is_some() {
-                    reset_clock = true;
-                }
-                let (t, _) = p.remove(rules, m.from).unwrap_or((0, us));
-                if Some(t) == rules.pawn {
-                    reset_clock = true;
-                }
-                let nt = if m.promo != NO_PROMO {
-                    m.promo as usize
-                } else {
-                    t
-                };
-                p.put(rules, nt, us, m.to);
-                if t == rules.royal {
-                    p.king[us] = m.to;
-                }
-                if m.kind == MoveKind::DoubleStep {
-                    let f = rules.geo.file(m.from);
-                    let mid = rules
-                        .geo
-                        .square(f, (rules.geo.rank(m.from) + rules.geo.rank(m.to)) / 2);
-                    p.ep = mid;
-                    p.ep_victim = m.to;
-                    p.side ^= 1;
-                    let possible = p.ep_capture_possible(rules);
-                    p.side ^= 1;
-                    if possible {
-                        p.hash ^= z.ep[mid as usize];
-                    } else {
-                        p.ep = NO_SQUARE;
-                        p.ep_victim = NO_SQUARE;
-                    }
-                }
-            }
-        }
-        // Castling rights: a king that moves loses both, a rook that moves or is taken its own.
-        let king_moved =
-            m.from == self.king[us] || (m.kind == MoveKind::Adjust && m.to == self.king[us]);
-        if king_moved {
-            p.castle[us] = [NO_SQUARE; 2];
-        }
-        for c in 0..2 {
-            for s in 0..2 {
-                let r = p.castle[c][s];
-                if r != NO_SQUARE && (r == m.from || r == m.to) {
-                    p.castle[c][s] = NO_SQUARE;
-                }
-            }
-        }
-        p.adjust[us].clear(m.from);
-        p.adjust[us].clear(m.to);
-        p.adjust[them].clear(m.to);
-        if m.kind == MoveKind::EnPassant {
-            p.adjust[them].clear(self.ep_victim);
-        }
-        if old_castle != p.castle {
-            for c in 0..2 {
-                for s in 0..2 {
-                    if old_castle[c][s] != NO_SQUARE {
-                        p.hash ^= z.castle[c][old_castle[c][s] as usize];
-                    }
-                    if p.castle[c][s] != NO_SQUARE {
-                        p.hash ^= z.castle[c][p.castle[c][s] as usize];
-                    }
-                }
-            }
-        }
-        if old_adjust != p.adjust {
-            for c in 0..2 {
-                for sq in old_adjust[c] ^ p.adjust[c] {
-                    p.hash ^= z.adjust[c][sq as usize];
-                }
-            }
-        }
+            _ => p.make_piece_move(rules, m, self.ep),
+        };
+        p.update_rights(rules, self, m);
         p.halfmove = if reset_clock { 0 } else { p.halfmove + 1 };
-        if us == BLACK {
+        if self.side == Colour::Black {
             p.fullmove += 1;
         }
-        p.side ^= 1;
-        p.hash ^= z.side;
+        p.side = self.side.other();
+        p.hash ^= rules.zobrist.side;
         debug_assert_eq!(p.hash, p.compute_hash(rules));
         // Keep the en passant square only when the capture is legal, so that positions which
         // differ by a capture nobody may make are the same for repetition and the hash.
-        if p.ep != NO_SQUARE && !p.ep_capture_legal(rules) {
-            p.hash ^= z.ep[p.ep as usize];
-            p.ep = NO_SQUARE;
-            p.ep_victim = NO_SQUARE;
+        if p.ep.is_some() && !p.ep_capture_legal(rules) {
+            p.clear_ep(rules);
         }
         p
+    }
+
+    /// The position with the other side to move and nothing else changed but the en passant
+    /// square and the clock (for the engine's null-move pruning; not a legal move).
+    pub(crate) fn null_move(&self, rules: &Rules) -> Position {
+        let mut p = self.clone();
+        p.clear_ep(rules);
+        p.side = p.side.other();
+        p.hash ^= rules.zobrist.side;
+        p.halfmove += 1;
+        p
+    }
+
+    fn clear_ep(&mut self, rules: &Rules) {
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= rules.zobrist.ep[ep.square as usize];
+        }
+    }
+
+    /// King and rook to their castling squares.
+    fn make_castling(&mut self, rules: &Rules, m: Move, side: usize) {
+        let us = self.side;
+        let (kd, rd) = rules.castle_targets(us, side).unwrap_or((m.from, m.to));
+        let (_, kt) = self.remove(rules, m.from).unwrap_or((us, rules.royal));
+        let (_, rt) = self.remove(rules, m.to).unwrap_or((us, 0));
+        self.put(rules, us, kt, kd);
+        self.put(rules, us, rt, rd);
+        self.king[us] = kd;
+    }
+
+    /// The bishop and its partner change places; the side's adjustment right is used up.
+    fn make_adjustment(&mut self, rules: &Rules, m: Move) {
+        let us = self.side;
+        let a = self.remove(rules, m.from);
+        let b = self.remove(rules, m.to);
+        if let (Some((_, ta)), Some((_, tb))) = (a, b) {
+            self.put(rules, us, ta, m.to);
+            self.put(rules, us, tb, m.from);
+            if tb == rules.royal {
+                self.king[us] = m.from;
+            }
+        }
+        self.adjust[us] = Bitboard::EMPTY;
+    }
+
+    /// A normal move, capture, en passant or double step (`ep`: the en passant square before
+    /// the move). Returns whether the move resets the move-count clock.
+    fn make_piece_move(&mut self, rules: &Rules, m: Move, ep: Option<EnPassant>) -> bool {
+        let us = self.side;
+        let mut reset_clock = false;
+        if m.kind == MoveKind::EnPassant {
+            if let Some(ep) = ep {
+                self.remove(rules, ep.victim);
+                self.adjust[us.other()].clear(ep.victim);
+            }
+            reset_clock = true;
+        } else if self.remove(rules, m.to).is_some() {
+            reset_clock = true;
+        }
+        let (_, t) = self.remove(rules, m.from).unwrap_or((us, 0));
+        if Some(t) == rules.pawn {
+            reset_clock = true;
+        }
+        let new_kind = m.promo.map_or(t, PieceKind::index);
+        self.put(rules, us, new_kind, m.to);
+        if t == rules.royal {
+            self.king[us] = m.to;
+        }
+        if m.kind == MoveKind::DoubleStep {
+            self.set_double_step_ep(rules, m);
+        }
+        reset_clock
+    }
+
+    /// After a double step: the square passed over, if the opponent could capture onto it.
+    fn set_double_step_ep(&mut self, rules: &Rules, m: Move) {
+        let geo = &rules.geo;
+        let mid = geo.square(geo.file(m.from), (geo.rank(m.from) + geo.rank(m.to)) / 2);
+        self.ep = Some(EnPassant {
+            square: mid,
+            victim: m.to,
+        });
+        self.side = self.side.other();
+        let possible = self.ep_capture_possible(rules);
+        self.side = self.side.other();
+        if possible {
+            self.hash ^= rules.zobrist.ep[mid as usize];
+        } else {
+            self.ep = None;
+        }
+    }
+
+    /// Castling rights (a king that moves loses both, a rook that moves or is taken its own)
+    /// and adjustment rights (a piece that moves or is taken loses its own), with their hash.
+    fn update_rights(&mut self, rules: &Rules, before: &Position, m: Move) {
+        let us = before.side;
+        let king_moved = m.from == before.king[us]
+            || m.is_castle()
+            || (m.kind == MoveKind::Adjust && m.to == before.king[us]);
+        if king_moved {
+            self.castle[us] = [None; 2];
+        }
+        for c in Colour::ALL {
+            for rook in &mut self.castle[c] {
+                if *rook == Some(m.from) || *rook == Some(m.to) {
+                    *rook = None;
+                }
+            }
+            if self.castle[c] != before.castle[c] {
+                self.hash ^= castle_hash(rules, c, before.castle[c]);
+                self.hash ^= castle_hash(rules, c, self.castle[c]);
+            }
+        }
+        self.adjust[us].clear(m.from);
+        self.adjust[us].clear(m.to);
+        self.adjust[us.other()].clear(m.to);
+        for c in Colour::ALL {
+            for sq in before.adjust[c] ^ self.adjust[c] {
+                self.hash ^= rules.zobrist.adjust[c][sq as usize];
+            }
+        }
     }
 
     /// Plays `m` if it is legal here.
@@ -449,33 +506,32 @@ impl Position {
         let geo = &rules.geo;
         let rotate = rules.variant.setup.symmetry == crate::variant::Symmetry::Reverse;
         let map = |sq: Square| -> Square {
-            if sq == NO_SQUARE {
-                return sq;
-            }
             let f = geo.file(sq);
             let r = geo.ranks - 1 - geo.rank(sq);
             geo.square(if rotate { geo.files - 1 - f } else { f }, r)
         };
         let mut p = Position::empty();
         for sq in self.occupied() {
-            if let Some((t, c)) = self.piece_at(sq) {
-                p.put(rules, t, c ^ 1, map(sq));
+            if let Some(piece) = self.piece_at(sq) {
+                p.put(rules, piece.colour.other(), piece.kind.index(), map(sq));
             }
         }
-        p.side = self.side ^ 1;
-        for c in 0..2 {
-            p.king[c ^ 1] = map(self.king[c]);
-            let mut rooks = [map(self.castle[c][0]), map(self.castle[c][1])];
+        p.side = self.side.other();
+        for c in Colour::ALL {
+            p.king[c.other()] = map(self.king[c]);
+            let mut rooks = self.castle[c].map(|r| r.map(map));
             if rotate {
                 rooks.swap(0, 1);
             }
-            p.castle[c ^ 1] = rooks;
-            p.adjust[c ^ 1] = self.adjust[c]
+            p.castle[c.other()] = rooks;
+            p.adjust[c.other()] = self.adjust[c]
                 .map(map)
                 .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
         }
-        p.ep = map(self.ep);
-        p.ep_victim = map(self.ep_victim);
+        p.ep = self.ep.map(|e| EnPassant {
+            square: map(e.square),
+            victim: map(e.victim),
+        });
         p.halfmove = self.halfmove;
         p.fullmove = self.fullmove;
         p.hash = p.compute_hash(rules);
@@ -490,7 +546,7 @@ impl Position {
             s.push_str(&format!("{:>3} ", rank + 1));
             for file in 0..geo.files {
                 let ch = match self.piece_at(geo.square(file, rank)) {
-                    Some((t, c)) => rules.letter(t, c),
+                    Some(p) => rules.letter(p.colour, p.kind.index()),
                     None => '.',
                 };
                 s.push(ch);
@@ -508,8 +564,30 @@ impl Position {
     }
 }
 
+/// The hash of one side's castling rights.
+#[inline]
+fn castle_hash(rules: &Rules, c: Colour, rooks: [Option<Square>; 2]) -> u64 {
+    rooks
+        .into_iter()
+        .flatten()
+        .fold(0, |h, sq| h ^ rules.zobrist.castle[c][sq as usize])
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position(hash {:#x})", self.hash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Copy-make clones a position per node and move lists hold thousands of moves: both
+    /// sizes are part of perft's speed.
+    #[test]
+    fn moves_and_positions_stay_small() {
+        assert_eq!(std::mem::size_of::<Move>(), 6);
+        assert!(std::mem::size_of::<Position>() <= 480);
     }
 }

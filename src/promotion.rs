@@ -6,6 +6,7 @@
 //! cannot then enter the last rank while no kind is available.
 
 use crate::geometry::{Bitboard, Square};
+use crate::piece::{Colour, PieceKind};
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 
@@ -29,7 +30,7 @@ impl Position {
         for &k in &rules.promotion_to {
             let ok = match &rules.promotion_limit {
                 None => true,
-                Some(limit) => self.pieces(us, k).count() < limit[k],
+                Some(limit) => self.pieces_of(us, k).count() < limit[k],
             };
             if ok {
                 mask |= 1 << k;
@@ -45,7 +46,7 @@ impl Position {
 #[inline]
 pub(crate) fn for_each_target(
     rules: &Rules,
-    us: usize,
+    us: Colour,
     from: Square,
     targets: Bitboard,
     kind: MoveKind,
@@ -68,7 +69,7 @@ pub(crate) fn for_each_target(
                         from,
                         to,
                         kind,
-                        promo: p as u8,
+                        promo: Some(PieceKind(p as u8)),
                     });
                 }
             }
@@ -83,7 +84,7 @@ pub(crate) fn for_each_target(
 #[inline]
 pub(crate) fn count_targets(
     rules: &Rules,
-    us: usize,
+    us: Colour,
     targets: Bitboard,
     promo: Option<PromoChoices>,
 ) -> u64 {

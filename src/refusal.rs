@@ -8,6 +8,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::movegen::MoveList;
+use crate::piece::Colour;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 use std::fmt;
@@ -211,7 +212,7 @@ pub fn explain(rules: &Rules, pos: &Position, intent: &Intent) -> Refusal {
         } => {
             let geo = &rules.geo;
             let from: Vec<Square> = pos
-                .pieces(pos.side_to_move(), kind)
+                .pieces_of(pos.side_to_move(), kind)
                 .into_iter()
                 .filter(|&s| file.is_none_or(|f| geo.file(s) == f))
                 .filter(|&s| rank.is_none_or(|r| geo.rank(s) == r))
@@ -232,7 +233,7 @@ pub fn explain(rules: &Rules, pos: &Position, intent: &Intent) -> Refusal {
             }
             explain_candidates(rules, pos, kind, &from, to)
         }
-        Intent::Squares { from, to } => match pos.piece_at(from) {
+        Intent::Squares { from, to } => match pos.kind_colour_at(from) {
             None => Refusal::NoPieceOn {
                 square: rules.geo.square_name(from),
             },
@@ -261,9 +262,10 @@ pub fn piece_name(rules: &Rules, kind: usize) -> String {
 }
 
 fn placed(rules: &Rules, pos: &Position, sq: Square) -> Placed {
-    let name = pos
-        .piece_at(sq)
-        .map_or_else(|| "square".to_string(), |(t, _)| piece_name(rules, t));
+    let name = pos.piece_at(sq).map_or_else(
+        || "square".to_string(),
+        |p| piece_name(rules, p.kind.index()),
+    );
     Placed {
         name,
         square: rules.geo.square_name(sq),
@@ -307,7 +309,7 @@ fn explain_candidates(
 
 /// The squares the piece on `from` could capture on (the board as it is).
 fn capture_targets(rules: &Rules, pos: &Position, from: Square) -> Bitboard {
-    let Some((t, c)) = pos.piece_at(from) else {
+    let Some((t, c)) = pos.kind_colour_at(from) else {
         return Bitboard::EMPTY;
     };
     let pm = rules.piece_moves(c, t);
@@ -315,7 +317,7 @@ fn capture_targets(rules: &Rules, pos: &Position, from: Square) -> Bitboard {
     let f = from as usize;
     let mut targets = pm.leap_capture[f];
     for r in pm.riders.iter().filter(|r| r.capture) {
-        targets |= rules.rays[r.ray].attacks(rules, from, occ);
+        targets |= rules.rays[r.ray].attacks(from, occ);
     }
     for sp in pm.specials.iter().filter(|sp| sp.capture) {
         if sp.initial && !pm.initial_squares.has(from) {
@@ -331,7 +333,7 @@ fn capture_targets(rules: &Rules, pos: &Position, from: Square) -> Bitboard {
 }
 
 /// The pieces of colour `by` that attack `target`.
-fn attackers(rules: &Rules, pos: &Position, target: Square, by: usize) -> Vec<Square> {
+fn attackers(rules: &Rules, pos: &Position, target: Square, by: Colour) -> Vec<Square> {
     pos.colour_bb(by)
         .into_iter()
         .filter(|&s| capture_targets(rules, pos, s).has(target))
@@ -351,7 +353,7 @@ fn explain_move(rules: &Rules, pos: &Position, from: Square, to: Square) -> Refu
     if let Some(&m) = pseudo.first() {
         return king_reason(rules, pos, m);
     }
-    if let Some((_, c)) = pos.piece_at(to) {
+    if let Some((_, c)) = pos.kind_colour_at(to) {
         if c == us {
             return Refusal::OwnPieceOnTarget {
                 to: rules.geo.square_name(to),
@@ -367,17 +369,17 @@ fn king_reason(rules: &Rules, pos: &Position, m: Move) -> Refusal {
     let us = pos.side_to_move();
     let after = pos.play_unchecked(rules, m);
     let king_after = after.king_square(us);
-    let attacker = attackers(rules, &after, king_after, us ^ 1)
+    let attacker = attackers(rules, &after, king_after, us.other())
         .first()
         .copied();
-    if pos.piece_at(m.from).map(|p| p.0) == Some(rules.royal) {
+    if pos.kind_colour_at(m.from).map(|p| p.0) == Some(rules.royal) {
         return Refusal::KingWouldBeInCheck {
             to: rules.geo.square_name(m.to),
             attacker: attacker.map(|a| placed(rules, &after, a)),
         };
     }
     if pos.in_check(rules) {
-        let checkers = attackers(rules, pos, pos.king_square(us), us ^ 1);
+        let checkers = attackers(rules, pos, pos.king_square(us), us.other());
         if !checkers.is_empty() {
             return Refusal::InCheck {
                 checkers: checkers.iter().map(|&s| placed(rules, pos, s)).collect(),
@@ -396,7 +398,7 @@ fn king_reason(rules: &Rules, pos: &Position, m: Move) -> Refusal {
 
 /// The squares a piece reaches on an empty board: (quietly, by capture).
 fn empty_board_reach(rules: &Rules, pos: &Position, from: Square) -> (Bitboard, Bitboard) {
-    let Some((t, c)) = pos.piece_at(from) else {
+    let Some((t, c)) = pos.kind_colour_at(from) else {
         return (Bitboard::EMPTY, Bitboard::EMPTY);
     };
     let pm = rules.piece_moves(c, t);
@@ -430,7 +432,7 @@ fn geometry_reason(rules: &Rules, pos: &Position, from: Square, to: Square) -> R
     let (quiet, capture) = empty_board_reach(rules, pos, from);
     let piece = placed(rules, pos, from);
     let to_name = rules.geo.square_name(to);
-    let enemy_there = pos.piece_at(to).is_some();
+    let enemy_there = pos.kind_colour_at(to).is_some();
     let usable = if enemy_there { capture } else { quiet };
     if !usable.has(to) {
         return match (enemy_there, quiet.has(to), capture.has(to)) {
@@ -459,7 +461,7 @@ fn blocker(
     to: Square,
     capture: bool,
 ) -> Option<Square> {
-    let (t, c) = pos.piece_at(from)?;
+    let (t, c) = pos.kind_colour_at(from)?;
     let pm = rules.piece_moves(c, t);
     let occ = pos.occupied();
     let f = from as usize;
@@ -522,7 +524,7 @@ fn explain_castle(rules: &Rules, pos: &Position, side: u8) -> Refusal {
     needed.extend([kd, rd]);
     if let Some(&sq) = needed
         .iter()
-        .find(|&&s| s != king && s != rook && pos.piece_at(s).is_some())
+        .find(|&&s| s != king && s != rook && pos.kind_colour_at(s).is_some())
     {
         return Refusal::CastlingBlocked {
             notation,
@@ -531,7 +533,7 @@ fn explain_castle(rules: &Rules, pos: &Position, side: u8) -> Refusal {
     }
     let mut path = between_on_rank(rules, king, kd);
     path.push(kd);
-    let them = us ^ 1;
+    let them = us.other();
     if let Some(&sq) = path.iter().find(|&&s| pos.is_attacked(rules, s, them)) {
         return Refusal::CastlingThroughCheck {
             notation,
@@ -548,12 +550,12 @@ fn explain_adjust(rules: &Rules, pos: &Position, bishop: char, file: u8, partner
     let geo = &rules.geo;
     let us = pos.side_to_move();
     let letter_of = |sq: Square| {
-        pos.piece_at(sq)
+        pos.kind_colour_at(sq)
             .filter(|p| p.1 == us)
             .map(|p| rules.variant.pieces[p.0].letter)
     };
     let bishops: Vec<Square> = pos
-        .pieces(us, b)
+        .pieces_of(us, b)
         .into_iter()
         .filter(|&s| geo.file(s) == file && letter_of(s) == Some(bishop))
         .collect();
@@ -589,7 +591,7 @@ fn explain_adjust(rules: &Rules, pos: &Position, bishop: char, file: u8, partner
             };
         }
     }
-    let pt = pos.piece_at(psq).map_or(0, |p| p.0);
+    let pt = pos.kind_colour_at(psq).map_or(0, |p| p.0);
     if rules.adjust_partners >> pt & 1 == 0 {
         return Refusal::AdjustPartnerNotAllowed {
             partner: placed(rules, pos, psq),

@@ -6,7 +6,8 @@
 //! this square" without generating moves. Nothing here knows a variant by name.
 
 use crate::betza::{Hop, MoveAtom};
-use crate::geometry::{Bitboard, Geometry, Square, NO_SQUARE};
+use crate::geometry::{Bitboard, Geometry, Square};
+use crate::piece::Colour;
 use crate::variant::Variant;
 
 /// Piece kinds a variant may define (the position keeps one bitboard each).
@@ -31,7 +32,7 @@ pub struct RayTable {
 impl RayTable {
     /// Squares reached from `sq` with occupancy `occ` (the first blocker included).
     #[inline]
-    pub fn attacks(&self, rules: &Rules, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let ray = self.rays[sq as usize];
         let blockers = ray & occ;
         if blockers.is_empty() {
@@ -42,7 +43,6 @@ impl RayTable {
         } else {
             blockers.msb()
         };
-        let _ = rules;
         ray & !self.beyond[b as usize]
     }
     /// First occupied square on the ray from `sq`, if any.
@@ -166,6 +166,8 @@ pub struct Rules {
     pub piece_rank: [u8; 2],
     /// Types with an `e` (en passant) capture.
     pub ep_types: Vec<usize>,
+    /// Per piece type: the most moves one such piece can ever have (see [`move_bound`]).
+    pub move_bound: Vec<usize>,
     pub zobrist: Zobrist,
 }
 
@@ -196,297 +198,68 @@ impl Rules {
         let geo = Geometry::new(variant.files, variant.ranks);
         let n = geo.squares();
         let n_types = variant.pieces.len();
-        let mut rays: Vec<RayTable> = Vec::new();
-
-        fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8) -> usize {
-            if let Some(i) = rays
-                .iter()
-                .position(|r| r.df == df && r.dr == dr && r.range == range)
-            {
-                return i;
-            }
-            let full = if range == 0 {
-                usize::MAX
-            } else {
-                ray_index(rays, geo, df, dr, 0)
-            };
-            let n = geo.squares();
-            let mut t = Vec::with_capacity(n);
-            for sq in 0..n as Square {
-                let mut b = Bitboard::EMPTY;
-                let mut cur = sq;
-                let mut steps = 0;
-                while let Some(next) = geo.offset(cur, df as i32, dr as i32) {
-                    b.set(next);
-                    cur = next;
-                    steps += 1;
-                    if range != 0 && steps >= range {
-                        break;
-                    }
-                }
-                t.push(b);
-            }
-            let ascending = (dr as i32) * geo.files as i32 + df as i32 > 0;
-            let idx = rays.len();
-            let beyond = if full == usize::MAX {
-                t.clone()
-            } else {
-                rays[full].rays.clone()
-            };
-            rays.push(RayTable {
-                beyond,
-                df,
-                dr,
-                range,
-                ascending,
-                rays: t,
-                full: if full == usize::MAX { idx } else { full },
-            });
-            idx
-        }
-
         let piece_rank = [variant.setup.rank, variant.ranks - 1 - variant.setup.rank];
         let pawn = variant.pieces.iter().position(|p| p.pawn);
-        let pawn_rank = variant.setup.pawn.map(|(_, r)| [r, variant.ranks - 1 - r]);
-
-        let mut moves = Vec::with_capacity(2 * n_types);
-        let mut rider_attacks: [Vec<(usize, u32)>; 2] = [Vec::new(), Vec::new()];
-        let mut special_attackers: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-        let mut hopper_attackers: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-        for colour in 0..2usize {
-            for (t, piece) in variant.pieces.iter().enumerate() {
-                let mut pm = PieceMoves {
-                    leap_quiet: vec![Bitboard::EMPTY; n],
-                    leap_capture: vec![Bitboard::EMPTY; n],
-                    leap_attackers: vec![Bitboard::EMPTY; n],
-                    ep_capture: vec![Bitboard::EMPTY; n],
-                    ..Default::default()
-                };
-                let init_rank = if Some(t) == pawn {
-                    pawn_rank.map(|r| r[colour]).unwrap_or(piece_rank[colour])
-                } else {
-                    piece_rank[colour]
-                };
-                pm.initial_squares = geo.rank_mask(init_rank);
-                for a in &piece.atoms {
-                    let a: MoveAtom = if colour == 0 {
-                        *a
-                    } else {
-                        MoveAtom { dr: -a.dr, ..*a }
-                    };
-                    let straight = a.df == 0 || a.dr == 0 || a.df.abs() == a.dr.abs();
-                    if a.hop != Hop::None {
-                        pm.hoppers.push(HopMove {
-                            ray: ray_index(&mut rays, &geo, a.df, a.dr, 0),
-                            grasshopper: a.hop == Hop::Grasshopper,
-                            quiet: a.quiet,
-                            capture: a.capture,
-                        });
-                        if a.capture && !hopper_attackers[colour].contains(&t) {
-                            hopper_attackers[colour].push(t);
-                        }
-                    } else if a.range == 1 && !a.initial && !(a.lame && needs_path(a.df, a.dr)) {
-                        for sq in 0..n as Square {
-                            if let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) {
-                                if a.quiet {
-                                    pm.leap_quiet[sq as usize].set(to);
-                                }
-                                if a.capture {
-                                    pm.leap_capture[sq as usize].set(to);
-                                    pm.leap_attackers[to as usize].set(sq);
-                                    pm.has_leap_capture = true;
-                                }
-                                if a.en_passant {
-                                    pm.ep_capture[sq as usize].set(to);
-                                }
-                            }
-                        }
-                    } else if a.range != 1 && !a.initial {
-                        let ray = ray_index(&mut rays, &geo, a.df, a.dr, a.range);
-                        pm.riders.push(RiderMove {
-                            ray,
-                            quiet: a.quiet,
-                            capture: a.capture,
-                        });
-                        if a.capture {
-                            let back = ray_index(&mut rays, &geo, -a.df, -a.dr, a.range);
-                            match rider_attacks[colour].iter_mut().find(|(r, _)| *r == back) {
-                                Some((_, mask)) => *mask |= 1 << t,
-                                None => rider_attacks[colour].push((back, 1 << t)),
-                            }
-                        }
-                    } else {
-                        // lame leaper, initial-only leaper or rider: explicit targets and paths
-                        let mut targets = vec![Vec::new(); n];
-                        for sq in 0..n as Square {
-                            if a.range == 1 {
-                                if let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) {
-                                    let path = if a.lame {
-                                        lame_path(&geo, sq, a.df, a.dr)
-                                    } else {
-                                        Bitboard::EMPTY
-                                    };
-                                    targets[sq as usize].push((to, path));
-                                }
-                            } else {
-                                let mut cur = sq;
-                                let mut path = Bitboard::EMPTY;
-                                let mut steps = 0;
-                                while let Some(next) = geo.offset(cur, a.df as i32, a.dr as i32) {
-                                    targets[sq as usize].push((next, path));
-                                    path.set(next);
-                                    cur = next;
-                                    steps += 1;
-                                    if a.range != 0 && steps >= a.range {
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                        let _ = straight;
-                        pm.specials.push(SpecialMove {
-                            quiet: a.quiet,
-                            capture: a.capture,
-                            initial: a.initial,
-                            targets,
-                        });
-                        if a.capture && !special_attackers[colour].contains(&t) {
-                            special_attackers[colour].push(t);
-                        }
-                    }
-                }
-                moves.push(pm);
-            }
-        }
-
-        let mut leap_attack_types: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-        let mut leap_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
-        let mut rider_types = [0u32; 2];
-        let mut rider_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
-        for c in 0..2 {
-            for t in 0..n_types {
-                let pm = &moves[c * n_types + t];
-                if pm.has_leap_capture {
-                    leap_attack_types[c].push(t);
-                    for sq in 0..n {
-                        leap_reach[c][sq] |= pm.leap_attackers[sq];
-                    }
-                }
-            }
-            for &(ray, mask) in &rider_attacks[c] {
-                rider_types[c] |= mask;
-                for sq in 0..n {
-                    rider_reach[c][sq] |= rays[ray].rays[sq];
-                }
-            }
-        }
-
-        let mut promotion_zone = [Bitboard::EMPTY; 2];
-        let mut promotion_optional = [Bitboard::EMPTY; 2];
-        let mut promotion_to = Vec::new();
-        let mut promotion_limit = None;
-        if let Some(p) = &variant.promotion {
-            let mirror = |r: u8| variant.ranks - 1 - r;
-            promotion_zone = [geo.rank_mask(p.zone.1), geo.rank_mask(mirror(p.zone.1))];
-            for r in p.zone.0..p.zone.1 {
-                promotion_optional[0] |= geo.rank_mask(r);
-                promotion_optional[1] |= geo.rank_mask(mirror(r));
-            }
-            promotion_to = p.to.clone();
-            if p.only_captured {
-                promotion_limit = Some((0..n_types).map(|t| start_count(&variant, t)).collect());
-            }
-        }
-        let mut campmate = [Bitboard::EMPTY; 2];
-        for (c, region) in variant.rules.campmate.iter().enumerate() {
-            for &(f, r) in region {
-                campmate[c].set(geo.square(f, r));
-            }
-        }
+        let mut rays: Vec<RayTable> = Vec::new();
+        let tables = MoveTables::compile(&variant, &geo, &mut rays, piece_rank, pawn);
+        let reach = Reach::of(&tables, &rays, n_types, n);
+        let promo = Promotion::of(&variant, &geo);
+        let move_bound = move_bound(&tables.moves, &rays, n_types, pawn, &promo);
+        let campmate = campmate(&variant, &geo);
         let ends = &variant.rules;
         let rule_ends = ends.bare_king != crate::variant::BareKing::Plays
             || !ends.extinction.is_empty()
             || campmate.iter().any(|b| b.any());
-        let castle_sides = variant.castling.as_ref().map(|c| {
-            let s = |i: usize| CastleSide {
-                king_file: c.sides[i].king_file,
-                rook_file: c.sides[i].rook_file,
-                notation: c.sides[i].notation.clone(),
-            };
-            [s(0), s(1)]
-        });
-        let castle_rook = variant.castling.as_ref().map(|c| c.rook);
-        let adjust_piece = variant.adjustment.as_ref().map(|a| a.piece);
-        let adjust_partners = variant
-            .adjustment
-            .as_ref()
-            .map(|a| a.partners.iter().fold(0u32, |m, &p| m | 1 << p))
-            .unwrap_or(0);
-        let ep_types = (0..n_types)
-            .filter(|&t| variant.pieces[t].atoms.iter().any(|a| a.en_passant))
-            .collect();
-
-        let mut rng = SplitMix(0x5EED_CAFE_F00D_D00D ^ (n as u64) << 8 ^ n_types as u64);
-        let mut keys = |k: usize| (0..k).map(|_| rng.next()).collect::<Vec<u64>>();
-        let zobrist = Zobrist {
-            piece: keys(2 * n_types * n),
-            side: keys(1)[0],
-            castle: [keys(n), keys(n)],
-            ep: keys(n),
-            adjust: [keys(n), keys(n)],
-        };
-
         Rules {
             geo,
             all: geo.all(),
             dark: geo.dark_squares(),
             n_types,
             rays,
-            moves,
-            rider_attacks,
-            special_attackers,
-            hopper_attackers,
-            leap_attack_types,
-            leap_reach,
-            rider_types,
-            rider_reach,
+            moves: tables.moves,
+            rider_attacks: tables.rider_attacks,
+            special_attackers: tables.special_attackers,
+            hopper_attackers: tables.hopper_attackers,
+            leap_attack_types: reach.leap_attack_types,
+            leap_reach: reach.leap_reach,
+            rider_types: reach.rider_types,
+            rider_reach: reach.rider_reach,
             royal: variant.royal(),
             pawn,
-            promotion_zone,
-            promotion_optional,
-            promotion_to,
-            promotion_limit,
+            promotion_zone: promo.zone,
+            promotion_optional: promo.optional,
+            promotion_to: promo.to,
+            promotion_limit: promo.limit,
             campmate,
             rule_ends,
             castle_rank: piece_rank,
-            castle_rook,
-            castle_sides,
-            adjust_piece,
-            adjust_partners,
+            castle_rook: variant.castling.as_ref().map(|c| c.rook),
+            castle_sides: castle_sides(&variant),
+            adjust_piece: variant.adjustment.as_ref().map(|a| a.piece),
+            adjust_partners: adjust_partners(&variant),
             piece_rank,
-            ep_types,
-            zobrist,
+            ep_types: (0..n_types)
+                .filter(|&t| variant.pieces[t].atoms.iter().any(|a| a.en_passant))
+                .collect(),
+            move_bound,
+            zobrist: Zobrist::new(n, n_types),
             variant,
         }
     }
 
     #[inline]
-    pub fn piece_moves(&self, colour: usize, t: usize) -> &PieceMoves {
-        &self.moves[colour * self.n_types + t]
+    pub fn piece_moves(&self, colour: Colour, t: usize) -> &PieceMoves {
+        &self.moves[colour as usize * self.n_types + t]
     }
 
     #[inline]
-    pub fn piece_key(&self, colour: usize, t: usize, sq: Square) -> u64 {
-        self.zobrist.piece[(colour * self.n_types + t) * self.geo.squares() + sq as usize]
+    pub fn piece_key(&self, colour: Colour, t: usize, sq: Square) -> u64 {
+        self.zobrist.piece[(colour as usize * self.n_types + t) * self.geo.squares() + sq as usize]
     }
 
-    pub fn letter(&self, t: usize, colour: usize) -> char {
-        let c = self.variant.pieces[t].letter;
-        if colour == 0 {
-            c
-        } else {
-            c.to_ascii_lowercase()
-        }
+    /// The FEN letter of a piece (upper case White).
+    pub fn letter(&self, colour: Colour, t: usize) -> char {
+        colour.cased(self.variant.pieces[t].letter)
     }
 
     /// Bytes used by the compiled tables (approximate, for the bench's memory report).
@@ -509,7 +282,7 @@ impl Rules {
     }
 
     /// Square where a castling side puts the king and rook for `colour`.
-    pub fn castle_targets(&self, colour: usize, side: usize) -> Option<(Square, Square)> {
+    pub fn castle_targets(&self, colour: Colour, side: usize) -> Option<(Square, Square)> {
         let s = &self.castle_sides.as_ref()?[side];
         let r = self.castle_rank[colour];
         Some((
@@ -517,10 +290,398 @@ impl Rules {
             self.geo.square(s.rook_file, r),
         ))
     }
+}
 
-    #[inline]
-    pub fn no_square() -> Square {
-        NO_SQUARE
+/// Per piece type, the most moves one such piece can ever make: the most targets it has from
+/// any square (leaps, rays on an empty board, lame and initial moves, plus en passant) times the
+/// promotion choices for a pawn, and for a pawn also the bound of every piece it may become.
+/// Summed over a side's pieces (which never grow in number) it bounds every move list.
+fn move_bound(
+    moves: &[PieceMoves],
+    rays: &[RayTable],
+    n_types: usize,
+    pawn: Option<usize>,
+    promo: &Promotion,
+) -> Vec<usize> {
+    let targets = |pm: &PieceMoves, sq: usize| -> usize {
+        let mut b = pm.leap_quiet[sq] | pm.leap_capture[sq];
+        for r in &pm.riders {
+            b |= rays[r.ray].rays[sq];
+        }
+        // a hopper lands on its (unlimited) ray, before or beyond the hurdle
+        for h in &pm.hoppers {
+            b |= rays[h.ray].rays[sq];
+        }
+        for sp in &pm.specials {
+            for &(to, _) in &sp.targets[sq] {
+                b.set(to);
+            }
+        }
+        (b.count() + pm.ep_capture[sq].count()) as usize
+    };
+    let most = |t: usize| -> usize {
+        (0..2)
+            .map(|c| &moves[c * n_types + t])
+            .flat_map(|pm| (0..pm.leap_quiet.len()).map(move |sq| targets(pm, sq)))
+            .max()
+            .unwrap_or(0)
+    };
+    let mut bound: Vec<usize> = (0..n_types).map(most).collect();
+    if let Some(p) = pawn {
+        let promoted = promo.to.iter().map(|&t| bound[t]).max().unwrap_or(0);
+        // in an optional zone a pawn move may also stay a pawn: one choice more
+        let choices = promo.to.len().max(1) + usize::from(promo.optional.iter().any(|b| b.any()));
+        bound[p] = (bound[p] * choices).max(promoted);
+    }
+    bound
+}
+
+/// The index of the ray table with this direction and step limit, built on first use (with
+/// the unlimited ray of the same direction, which cuts it at a blocker).
+fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8) -> usize {
+    if let Some(i) = rays
+        .iter()
+        .position(|r| r.df == df && r.dr == dr && r.range == range)
+    {
+        return i;
+    }
+    let full = (range != 0).then(|| ray_index(rays, geo, df, dr, 0));
+    let n = geo.squares();
+    let mut t = Vec::with_capacity(n);
+    for sq in 0..n as Square {
+        let mut b = Bitboard::EMPTY;
+        let mut cur = sq;
+        let mut steps = 0;
+        while let Some(next) = geo.offset(cur, df as i32, dr as i32) {
+            b.set(next);
+            cur = next;
+            steps += 1;
+            if range != 0 && steps >= range {
+                break;
+            }
+        }
+        t.push(b);
+    }
+    let ascending = (dr as i32) * geo.files as i32 + df as i32 > 0;
+    let idx = rays.len();
+    let beyond = match full {
+        None => t.clone(),
+        Some(f) => rays[f].rays.clone(),
+    };
+    rays.push(RayTable {
+        beyond,
+        df,
+        dr,
+        range,
+        ascending,
+        rays: t,
+        full: full.unwrap_or(idx),
+    });
+    idx
+}
+
+/// The per-piece tables and the attack lists built with them.
+struct MoveTables {
+    moves: Vec<PieceMoves>,
+    rider_attacks: [Vec<(usize, u32)>; 2],
+    special_attackers: [Vec<usize>; 2],
+    hopper_attackers: [Vec<usize>; 2],
+}
+
+impl MoveTables {
+    /// Every piece of both colours, White's first (`moves[colour * n_types + type]`).
+    fn compile(
+        variant: &Variant,
+        geo: &Geometry,
+        rays: &mut Vec<RayTable>,
+        piece_rank: [u8; 2],
+        pawn: Option<usize>,
+    ) -> MoveTables {
+        let pawn_rank = variant.setup.pawn.map(|(_, r)| [r, variant.ranks - 1 - r]);
+        let mut tables = MoveTables {
+            moves: Vec::with_capacity(2 * variant.pieces.len()),
+            rider_attacks: [Vec::new(), Vec::new()],
+            special_attackers: [Vec::new(), Vec::new()],
+            hopper_attackers: [Vec::new(), Vec::new()],
+        };
+        for colour in Colour::ALL {
+            for (t, piece) in variant.pieces.iter().enumerate() {
+                let init_rank = match pawn_rank {
+                    Some(r) if Some(t) == pawn => r[colour],
+                    _ => piece_rank[colour],
+                };
+                let pm = tables.piece(geo, rays, colour, t, &piece.atoms, init_rank);
+                tables.moves.push(pm);
+            }
+        }
+        tables
+    }
+
+    /// One piece's tables: plain leaps as bitboards, riders as rays, the rest as explicit
+    /// (target, path) lists.
+    fn piece(
+        &mut self,
+        geo: &Geometry,
+        rays: &mut Vec<RayTable>,
+        colour: Colour,
+        t: usize,
+        atoms: &[MoveAtom],
+        init_rank: u8,
+    ) -> PieceMoves {
+        let n = geo.squares();
+        let mut pm = PieceMoves {
+            leap_quiet: vec![Bitboard::EMPTY; n],
+            leap_capture: vec![Bitboard::EMPTY; n],
+            leap_attackers: vec![Bitboard::EMPTY; n],
+            ep_capture: vec![Bitboard::EMPTY; n],
+            initial_squares: geo.rank_mask(init_rank),
+            ..Default::default()
+        };
+        for a in atoms {
+            // Black's moves are White's with the ranks reversed.
+            let a = match colour {
+                Colour::White => *a,
+                Colour::Black => MoveAtom { dr: -a.dr, ..*a },
+            };
+            if a.hop != Hop::None {
+                self.add_hopper(&mut pm, geo, rays, colour, t, &a);
+            } else if a.range == 1 && !a.initial && !(a.lame && needs_path(a.df, a.dr)) {
+                add_leap(&mut pm, geo, &a);
+            } else if a.range != 1 && !a.initial {
+                self.add_rider(&mut pm, geo, rays, colour, t, &a);
+            } else {
+                pm.specials.push(special_move(geo, &a));
+                if a.capture && !self.special_attackers[colour].contains(&t) {
+                    self.special_attackers[colour].push(t);
+                }
+            }
+        }
+        pm
+    }
+
+    /// A hopper move (cannon, grasshopper) along its unlimited ray.
+    fn add_hopper(
+        &mut self,
+        pm: &mut PieceMoves,
+        geo: &Geometry,
+        rays: &mut Vec<RayTable>,
+        colour: Colour,
+        t: usize,
+        a: &MoveAtom,
+    ) {
+        pm.hoppers.push(HopMove {
+            ray: ray_index(rays, geo, a.df, a.dr, 0),
+            grasshopper: a.hop == Hop::Grasshopper,
+            quiet: a.quiet,
+            capture: a.capture,
+        });
+        if a.capture && !self.hopper_attackers[colour].contains(&t) {
+            self.hopper_attackers[colour].push(t);
+        }
+    }
+
+    /// A rider move, and its reverse ray in the attack list when it captures.
+    fn add_rider(
+        &mut self,
+        pm: &mut PieceMoves,
+        geo: &Geometry,
+        rays: &mut Vec<RayTable>,
+        colour: Colour,
+        t: usize,
+        a: &MoveAtom,
+    ) {
+        let ray = ray_index(rays, geo, a.df, a.dr, a.range);
+        pm.riders.push(RiderMove {
+            ray,
+            quiet: a.quiet,
+            capture: a.capture,
+        });
+        if a.capture {
+            let back = ray_index(rays, geo, -a.df, -a.dr, a.range);
+            let attacks = &mut self.rider_attacks[colour];
+            match attacks.iter_mut().find(|(r, _)| *r == back) {
+                Some((_, mask)) => *mask |= 1 << t,
+                None => attacks.push((back, 1 << t)),
+            }
+        }
+    }
+}
+
+/// A plain leap: one target bit per square and mode.
+fn add_leap(pm: &mut PieceMoves, geo: &Geometry, a: &MoveAtom) {
+    for sq in 0..geo.squares() as Square {
+        let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) else {
+            continue;
+        };
+        if a.quiet {
+            pm.leap_quiet[sq as usize].set(to);
+        }
+        if a.capture {
+            pm.leap_capture[sq as usize].set(to);
+            pm.leap_attackers[to as usize].set(sq);
+            pm.has_leap_capture = true;
+        }
+        if a.en_passant {
+            pm.ep_capture[sq as usize].set(to);
+        }
+    }
+}
+
+/// A lame leaper, initial-only leaper or rider: explicit targets and paths per square.
+fn special_move(geo: &Geometry, a: &MoveAtom) -> SpecialMove {
+    let mut targets = vec![Vec::new(); geo.squares()];
+    for sq in 0..geo.squares() as Square {
+        if a.range == 1 {
+            if let Some(to) = geo.offset(sq, a.df as i32, a.dr as i32) {
+                let path = if a.lame {
+                    lame_path(geo, sq, a.df, a.dr)
+                } else {
+                    Bitboard::EMPTY
+                };
+                targets[sq as usize].push((to, path));
+            }
+            continue;
+        }
+        let mut cur = sq;
+        let mut path = Bitboard::EMPTY;
+        let mut steps = 0;
+        while let Some(next) = geo.offset(cur, a.df as i32, a.dr as i32) {
+            targets[sq as usize].push((next, path));
+            path.set(next);
+            cur = next;
+            steps += 1;
+            if a.range != 0 && steps >= a.range {
+                break;
+            }
+        }
+    }
+    SpecialMove {
+        quiet: a.quiet,
+        capture: a.capture,
+        initial: a.initial,
+        targets,
+    }
+}
+
+/// The "could anything of this colour attack here at all" tables that let the attack test
+/// skip whole groups of pieces.
+struct Reach {
+    leap_attack_types: [Vec<usize>; 2],
+    leap_reach: [Vec<Bitboard>; 2],
+    rider_types: [u32; 2],
+    rider_reach: [Vec<Bitboard>; 2],
+}
+
+impl Reach {
+    fn of(tables: &MoveTables, rays: &[RayTable], n_types: usize, n: usize) -> Reach {
+        let mut r = Reach {
+            leap_attack_types: [Vec::new(), Vec::new()],
+            leap_reach: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
+            rider_types: [0; 2],
+            rider_reach: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
+        };
+        for c in 0..2 {
+            for t in 0..n_types {
+                let pm = &tables.moves[c * n_types + t];
+                if pm.has_leap_capture {
+                    r.leap_attack_types[c].push(t);
+                    for sq in 0..n {
+                        r.leap_reach[c][sq] |= pm.leap_attackers[sq];
+                    }
+                }
+            }
+            for &(ray, mask) in &tables.rider_attacks[c] {
+                r.rider_types[c] |= mask;
+                for sq in 0..n {
+                    r.rider_reach[c][sq] |= rays[ray].rays[sq];
+                }
+            }
+        }
+        r
+    }
+}
+
+/// Where and into what pawns promote.
+struct Promotion {
+    /// Per colour, the rank where promotion is compulsory (the zone's last).
+    zone: [Bitboard; 2],
+    /// Per colour, the zone's ranks before the last, where promotion is optional.
+    optional: [Bitboard; 2],
+    to: Vec<usize>,
+    /// With `only_captured`: per kind, how many a side has at the start.
+    limit: Option<Vec<u32>>,
+}
+
+impl Promotion {
+    fn of(variant: &Variant, geo: &Geometry) -> Promotion {
+        let mut promo = Promotion {
+            zone: [Bitboard::EMPTY; 2],
+            optional: [Bitboard::EMPTY; 2],
+            to: Vec::new(),
+            limit: None,
+        };
+        let Some(p) = &variant.promotion else {
+            return promo;
+        };
+        let mirror = |r: u8| variant.ranks - 1 - r;
+        promo.zone = [geo.rank_mask(p.zone.1), geo.rank_mask(mirror(p.zone.1))];
+        for r in p.zone.0..p.zone.1 {
+            promo.optional[0] |= geo.rank_mask(r);
+            promo.optional[1] |= geo.rank_mask(mirror(r));
+        }
+        promo.to = p.to.clone();
+        if p.only_captured {
+            let kinds = variant.pieces.len();
+            promo.limit = Some((0..kinds).map(|t| start_count(variant, t)).collect());
+        }
+        promo
+    }
+}
+
+/// Per colour, campmate squares: a royal piece there wins.
+fn campmate(variant: &Variant, geo: &Geometry) -> [Bitboard; 2] {
+    let mut camp = [Bitboard::EMPTY; 2];
+    for (c, region) in variant.rules.campmate.iter().enumerate() {
+        for &(f, r) in region {
+            camp[c].set(geo.square(f, r));
+        }
+    }
+    camp
+}
+
+fn castle_sides(variant: &Variant) -> Option<[CastleSide; 2]> {
+    variant.castling.as_ref().map(|c| {
+        let s = |i: usize| CastleSide {
+            king_file: c.sides[i].king_file,
+            rook_file: c.sides[i].rook_file,
+            notation: c.sides[i].notation.clone(),
+        };
+        [s(0), s(1)]
+    })
+}
+
+/// Bit mask of the piece types a bishop may adjust with.
+fn adjust_partners(variant: &Variant) -> u32 {
+    variant
+        .adjustment
+        .as_ref()
+        .map(|a| a.partners.iter().fold(0u32, |m, &p| m | 1 << p))
+        .unwrap_or(0)
+}
+
+impl Zobrist {
+    /// Keys from a fixed seed (depending only on the board size and piece count), so hashes
+    /// are the same in every run.
+    fn new(n: usize, n_types: usize) -> Zobrist {
+        let mut rng = SplitMix(0x5EED_CAFE_F00D_D00D ^ (n as u64) << 8 ^ n_types as u64);
+        let mut keys = |k: usize| (0..k).map(|_| rng.next()).collect::<Vec<u64>>();
+        Zobrist {
+            piece: keys(2 * n_types * n),
+            side: keys(1)[0],
+            castle: [keys(n), keys(n)],
+            ep: keys(n),
+            adjust: [keys(n), keys(n)],
+        }
     }
 }
 

@@ -87,7 +87,7 @@ fn engine_beats_random_mover() {
         let mut rng = Rng(2024);
         let (mut wins, mut draws, mut losses, mut plies) = (0, 0, 0, 0);
         for g in 0..games {
-            let engine_colour = (g % 2) as usize;
+            let engine_colour = modern_chess::Colour::from_index(g as usize % 2);
             let mut game = Game::new(start(&rules, rng.next()));
             engine.clear();
             let outcome: Outcome = loop {

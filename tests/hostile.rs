@@ -834,6 +834,8 @@ proptest! {
                 6 => MoveKind::Adjust,
                 _ => MoveKind::Normal,
             };
+            // u8::MAX was the old "no promotion" marker; keep the same spread of cases.
+            let promo = (promo != u8::MAX).then_some(modern_chess::PieceKind(promo));
             let m = Move { from, to, kind, promo };
             let legal = p.legal_moves(r).contains(&m);
             prop_assert_eq!(p.play(r, m).is_ok(), legal);

@@ -90,8 +90,7 @@ fn random_game(rules: &Rules, seed: u64, plies: usize) -> Game {
             .iter()
             .copied()
             .filter(|m| {
-                m.promo != modern_chess::position::NO_PROMO
-                    || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
+                m.promo.is_some() || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust)
             })
             .collect();
         let m = if !special.is_empty() && next(&mut s).is_multiple_of(3) {
@@ -345,7 +344,11 @@ fn sample_games_replay_to_their_last_move() {
         // A game whose last move is marked `#` ends in checkmate for the side that moved.
         let last = g.moves.last().unwrap();
         if last.text.contains('#') {
-            let winner = if last.white { 0 } else { 1 };
+            let winner = if last.white {
+                modern_chess::Colour::White
+            } else {
+                modern_chess::Colour::Black
+            };
             assert_eq!(
                 game.outcome(&rules),
                 Some(Outcome::Checkmate { winner }),
@@ -353,7 +356,11 @@ fn sample_games_replay_to_their_last_move() {
             );
             assert_eq!(
                 g.result.as_deref(),
-                Some(if winner == 0 { "1-0" } else { "0-1" })
+                Some(if winner == modern_chess::Colour::White {
+                    "1-0"
+                } else {
+                    "0-1"
+                })
             );
         } else {
             assert_eq!(game.outcome(&rules), None, "{file}: game over early");
@@ -473,6 +480,9 @@ fn icrc_o_og_is_h_side_castling() {
     let p = pos.play(&rules, m).unwrap();
     let h9 = rules.geo.parse_square("h9").unwrap();
     let g9 = rules.geo.parse_square("g9").unwrap();
-    assert_eq!(p.king_square(1), h9);
-    assert_eq!(p.piece_at(g9).map(|x| x.0), rules.variant.piece_index('R'));
+    assert_eq!(p.king_square(modern_chess::Colour::Black), h9);
+    assert_eq!(
+        p.piece_at(g9).map(|x| x.kind.index()),
+        rules.variant.piece_index('R')
+    );
 }

@@ -9,9 +9,10 @@ use modern_chess::catalog;
 use modern_chess::engine::{Engine, Limits};
 use modern_chess::game::Game;
 use modern_chess::notation;
-use modern_chess::position::{Move, MoveKind, Position, NO_PROMO};
+use modern_chess::position::{Move, MoveKind, Position};
 use modern_chess::rules::Rules;
 use modern_chess::setup;
+use modern_chess::Colour;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -101,7 +102,7 @@ fn scripted_games_in_every_seed_variant() {
             played.iter().any(|m| m.kind == MoveKind::EnPassant),
             "{v}: en passant"
         );
-        assert!(played.iter().any(|m| m.promo != NO_PROMO), "{v}: promotion");
+        assert!(played.iter().any(|m| m.promo.is_some()), "{v}: promotion");
 
         let id_s = id.to_string();
         let dir =
@@ -423,7 +424,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
     let sp = setup::from_id(v, id).ok()?;
     let start = Position::from_fen(rules, &setup::start_fen(v, &sp)).ok()?;
     let has_adjust = rules.adjust_piece.is_some();
-    if has_adjust && start.adjust_rights(0).is_empty() {
+    if has_adjust && start.adjust_rights(Colour::White).is_empty() {
         return None;
     }
     let mut game = Game::new(start);
@@ -443,7 +444,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
         let pos = game.current().clone();
         let us = pos.side_to_move();
         let legal: Vec<Move> = pos.legal_moves(rules).iter().copied().collect();
-        let want_side = us; // White castles on the a-side, Black on the other side
+        let want_side = us.index(); // White castles on the a-side, Black on the other side
         let pick = legal
             .iter()
             .copied()
@@ -454,7 +455,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                         && !seen.adjust
                         && pos
                             .piece_at(m.to)
-                            .map(|(t, _)| t != rules.royal && Some(t) != rules.castle_rook)
+                            .map(|p| p.kind.index() != rules.royal && Some(p.kind.index()) != rules.castle_rook)
                             .unwrap_or(false)
                 })
             })
@@ -463,7 +464,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                 legal
                     .iter()
                     .copied()
-                    .find(|m| m.promo != NO_PROMO && !seen.promo && m.promo as usize == rules.promotion_to[0])
+                    .find(|m| m.promo.is_some_and(|k| k.index() == rules.promotion_to[0]) && !seen.promo)
             });
         let m = match pick {
             Some(m) => m,
@@ -486,7 +487,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                     .copied()
                     .filter(|m| {
                         pos.piece_at(m.from)
-                            .map(|(t, _)| Some(t) == rules.pawn)
+                            .map(|p| Some(p.kind.index()) == rules.pawn)
                             .unwrap_or(false)
                     })
                     .collect();
@@ -506,7 +507,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
             MoveKind::EnPassant => seen.ep = true,
             _ => {}
         }
-        if m.promo != NO_PROMO {
+        if m.promo.is_some() {
             seen.promo = true;
         }
         game.play(rules, m).ok()?;
@@ -520,14 +521,14 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
     for _ in 0..300 {
         if let Some(o) = game.outcome(rules) {
             return match o {
-                modern_chess::game::Outcome::Checkmate { winner: 0 } => {
-                    Some((game.moves().to_vec(), game))
-                }
+                modern_chess::game::Outcome::Checkmate {
+                    winner: Colour::White,
+                } => Some((game.moves().to_vec(), game)),
                 _ => None,
             };
         }
         let pos = game.current().clone();
-        let m = if pos.side_to_move() == 0 {
+        let m = if pos.side_to_move() == Colour::White {
             let limits = Limits {
                 depth: Some(3),
                 ..Limits::default()

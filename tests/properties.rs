@@ -24,10 +24,10 @@
 use modern_chess::betza::{Hop, MoveAtom};
 use modern_chess::game::{Game, Outcome};
 use modern_chess::notation;
-use modern_chess::position::NO_PROMO;
 use modern_chess::variant::{BareKing, BishopRule, StalemateResult, Symmetry, Variant};
 use modern_chess::EndRule;
 use modern_chess::{setup, Move, MoveKind, Position, Rules};
+use modern_chess::{Colour, PieceKind};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -157,18 +157,27 @@ impl RefPos {
         let mut castle = [BTreeSet::new(), BTreeSet::new()];
         let mut adjust = [BTreeSet::new(), BTreeSet::new()];
         for c in 0..2 {
-            for r in p.castling_rooks(c).into_iter().flatten() {
+            for r in p
+                .castling_rooks(Colour::from_index(c))
+                .into_iter()
+                .flatten()
+            {
                 castle[c].insert(r as usize);
             }
-            for sq in p.adjust_rights(c) {
+            for sq in p.adjust_rights(Colour::from_index(c)) {
                 adjust[c].insert(sq as usize);
             }
         }
         RefPos {
             files: rules.variant.files as i32,
             ranks: rules.variant.ranks as i32,
-            board: (0..n).map(|sq| p.piece_at(sq as u8)).collect(),
-            side: p.side_to_move(),
+            board: (0..n)
+                .map(|sq| {
+                    p.piece_at(sq as u8)
+                        .map(|pc| (pc.kind.index(), pc.colour.index()))
+                })
+                .collect(),
+            side: p.side_to_move().index(),
             castle,
             adjust,
             ep,
@@ -375,7 +384,7 @@ fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize,
             .count();
         if !p.only_captured || have < start_count(v, k) {
             out.push(Move {
-                promo: k as u8,
+                promo: Some(PieceKind(k as u8)),
                 ..m
             });
         }
@@ -408,7 +417,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
                     from: from as u8,
                     to: to as u8,
                     kind,
-                    promo: NO_PROMO,
+                    promo: None,
                 };
                 match rp.board[to] {
                     None => {
@@ -460,7 +469,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
                     from: k as u8,
                     to: r as u8,
                     kind: MoveKind::Castle { side: side as u8 },
-                    promo: NO_PROMO,
+                    promo: None,
                 });
             }
         }
@@ -487,7 +496,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
                                 from: b as u8,
                                 to: n as u8,
                                 kind: MoveKind::Adjust,
-                                promo: NO_PROMO,
+                                promo: None,
                             });
                         }
                     }
@@ -544,11 +553,7 @@ fn ref_make(v: &Variant, rp: &RefPos, m: Move) -> RefPos {
             if v.pieces[mover.0].pawn {
                 irreversible = true;
             }
-            let t = if m.promo != NO_PROMO {
-                m.promo as usize
-            } else {
-                mover.0
-            };
+            let t = m.promo.map_or(mover.0, PieceKind::index);
             n.board[from] = None;
             n.board[to] = Some((t, us));
             if mover.0 == royal {
@@ -678,7 +683,7 @@ fn generator_matches_reference_mover() {
                 let after = pos.play_unchecked(rules, m);
                 // No legal move leaves the own king attacked (engine's and brute-force view).
                 prop_assert!(
-                    !after.is_attacked(rules, after.king_square(us), us ^ 1),
+                    !after.is_attacked(rules, after.king_square(us), us.other()),
                     "{} leaves the king attacked in {}",
                     m.uci(rules),
                     fen
@@ -932,7 +937,7 @@ fn start_positions_follow_the_setup_rules() {
             // The rank as it stands (a fixed placement may hold more than the back rank).
             let row: Vec<Option<usize>> = (0..files)
                 .map(|f| match pos.piece_at((rank * files + f) as u8) {
-                    Some((t, col)) if col == c => Some(t),
+                    Some(p) if p.colour.index() == c => Some(p.kind.index()),
                     _ => None,
                 })
                 .collect();
@@ -953,7 +958,7 @@ fn start_positions_follow_the_setup_rules() {
                 }
             }
             let mut got: Vec<usize> = pos
-                .castling_rooks(c)
+                .castling_rooks(Colour::from_index(c))
                 .into_iter()
                 .flatten()
                 .map(|s| s as usize)
@@ -972,7 +977,10 @@ fn start_positions_follow_the_setup_rules() {
                     want = (0..back.len()).map(|i| rank * files + f0 + i).collect();
                 }
             }
-            let got: Vec<usize> = pos.adjust_rights(c).map(|s| s as usize).collect();
+            let got: Vec<usize> = pos
+                .adjust_rights(Colour::from_index(c))
+                .map(|s| s as usize)
+                .collect();
             prop_assert_eq!(got, want, "adjustment rights of colour {}", c);
         }
         Ok(())
@@ -1068,22 +1076,25 @@ fn random_games_end_correctly() {
                 *c += 1;
                 *c
             };
-            let us = pos.side_to_move();
+            let us = pos.side_to_move().index();
             let in_check = ref_attacked(v, &rp, rp.king(v, us), us ^ 1);
             // Which results the rules allow here (mate and stalemate come first).
             let mut allowed: Vec<Outcome> = Vec::new();
             if let Some((winner, rule)) = ref_rule_end(v, &rp) {
+                let winner = winner.map(Colour::from_index);
                 allowed.push(Outcome::Rule { winner, rule });
             } else if moves.is_empty() {
                 allowed.push(match (in_check, v.rules.stalemate) {
-                    (true, _) => Outcome::Checkmate { winner: us ^ 1 },
+                    (true, _) => Outcome::Checkmate {
+                        winner: Colour::from_index(us ^ 1),
+                    },
                     (false, StalemateResult::Draw) => Outcome::Stalemate,
                     (false, StalemateResult::Loses) => Outcome::Rule {
-                        winner: Some(us ^ 1),
+                        winner: Some(Colour::from_index(us ^ 1)),
                         rule: EndRule::Stalemate,
                     },
                     (false, StalemateResult::Wins) => Outcome::Rule {
-                        winner: Some(us),
+                        winner: Some(Colour::from_index(us)),
                         rule: EndRule::Stalemate,
                     },
                 });

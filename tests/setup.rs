@@ -69,7 +69,10 @@ fn start_fens_follow_the_symmetry() {
                     let a = pos.piece_at(sq);
                     let b = pos.piece_at(twin);
                     assert_eq!(
-                        a.map(|(t, c)| (t, 1 - c)),
+                        a.map(|p| modern_chess::Piece {
+                            colour: p.colour.other(),
+                            ..p
+                        }),
                         b,
                         "{name} id {id} square {}",
                         g.square_name(sq)

@@ -15,6 +15,7 @@ use modern_chess::position::Position;
 use modern_chess::rules::Rules;
 use modern_chess::setup;
 use modern_chess::variant::Variant;
+use modern_chess::{Colour, PieceKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -162,7 +163,10 @@ fn is_start(rules: &Rules, pos: &Position) -> bool {
     let geo = &rules.geo;
     (0..2).all(|c| {
         let r = if c == 0 { rank } else { geo.ranks - 1 - rank };
-        (v.setup.files.0..=v.setup.files.1).all(|f| pos.pieces(c, pawn).has(geo.square(f, r)))
+        (v.setup.files.0..=v.setup.files.1).all(|f| {
+            pos.pieces(Colour::from_index(c), PieceKind(pawn as u8))
+                .has(geo.square(f, r))
+        })
     }) && pos.fullmove_number() == 1
 }
 

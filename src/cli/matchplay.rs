@@ -347,7 +347,7 @@ fn play_game(
             return Ok(finish(game, "1/2-1/2", reason));
         }
         let pos = game.current().clone();
-        let side = pos.side_to_move();
+        let side = pos.side_to_move().index();
         let m: Move = if side == our_colour {
             match ours.search(game.positions(), &limits, &stop, &mut |_| {}) {
                 Some(m) => m,

@@ -10,12 +10,13 @@
 use super::weights::{Layout, Weights};
 use crate::game::insufficient_material;
 use crate::geometry::{Bitboard, Square};
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
 
 /// Where evaluation terms go: `n` times parameter `param` for colour `colour`.
 pub trait TermSink {
-    fn add(&mut self, colour: usize, param: usize, n: i32);
+    fn add(&mut self, colour: Colour, param: usize, n: i32);
 }
 
 /// Phase scale: 256 is all pieces on, 0 is bare kings (and pawns).
@@ -52,7 +53,7 @@ struct Sum<'a> {
 
 impl TermSink for Sum<'_> {
     #[inline]
-    fn add(&mut self, colour: usize, param: usize, n: i32) {
+    fn add(&mut self, colour: Colour, param: usize, n: i32) {
         let w = self.w[param];
         self.mg[colour] += w[0] * n;
         self.eg[colour] += w[1] * n;
@@ -73,12 +74,12 @@ impl Evaluator {
         let ranks = geo.ranks as usize;
         let mut centre = vec![0; rules.n_types * n];
         for t in 0..rules.n_types {
-            let pm = rules.piece_moves(0, t);
+            let pm = rules.piece_moves(Colour::White, t);
             let mob: Vec<i32> = (0..n as Square)
                 .map(|sq| {
                     let mut reach = pm.leap_quiet[sq as usize] | pm.leap_capture[sq as usize];
                     for rd in &pm.riders {
-                        reach |= rules.rays[rd.ray].attacks(rules, sq, Bitboard::EMPTY);
+                        reach |= rules.rays[rd.ray].attacks(sq, Bitboard::EMPTY);
                     }
                     reach.count() as i32
                 })
@@ -88,11 +89,11 @@ impl Evaluator {
                 centre[t * n + sq] = mob[sq] - avg;
             }
         }
-        let rel_rank = [0, 1].map(|c| {
+        let rel_rank = Colour::ALL.map(|c| {
             (0..n as Square)
                 .map(|sq| {
                     let r = geo.rank(sq) as usize;
-                    if c == 0 {
+                    if c == Colour::White {
                         r
                     } else {
                         ranks - 1 - r
@@ -100,7 +101,7 @@ impl Evaluator {
                 })
                 .collect()
         });
-        let promo_distance = [0, 1].map(|c: usize| {
+        let promo_distance = Colour::ALL.map(|c| {
             let zone = rules.promotion_zone[c];
             (0..n as Square)
                 .map(|sq| {
@@ -130,14 +131,14 @@ impl Evaluator {
                 l | r
             })
             .collect();
-        let ahead = |c: usize, sq: Square, s: Square| {
-            if c == 0 {
+        let ahead = |c: Colour, sq: Square, s: Square| {
+            if c == Colour::White {
                 geo.rank(s) > geo.rank(sq)
             } else {
                 geo.rank(s) < geo.rank(sq)
             }
         };
-        let front_file = [0, 1].map(|c| {
+        let front_file = Colour::ALL.map(|c| {
             (0..n as Square)
                 .map(|sq| {
                     let f = geo.file(sq) as usize;
@@ -149,7 +150,7 @@ impl Evaluator {
                 })
                 .collect()
         });
-        let front_span = [0, 1].map(|c| {
+        let front_span = Colour::ALL.map(|c| {
             (0..n as Square)
                 .map(|sq| {
                     let f = geo.file(sq) as usize;
@@ -228,7 +229,7 @@ impl Evaluator {
         let eg = sum.eg[0] - sum.eg[1];
         let mut white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
         white = self.scale_endgame(rules, pos, white);
-        if pos.side_to_move() == 0 {
+        if pos.side_to_move() == Colour::White {
             white
         } else {
             -white
@@ -238,9 +239,13 @@ impl Evaluator {
     /// Endgame corrections outside the tuned terms: a lone king is driven to the edge and
     /// the winning king brought close; a lead without pawns that cannot mate counts little.
     fn scale_endgame(&self, rules: &Rules, pos: &Position, white: i32) -> i32 {
-        let strong = if white > 0 { 0 } else { 1 };
-        let weak = strong ^ 1;
-        let pawns = |c: usize| rules.pawn.map_or(Bitboard::EMPTY, |p| pos.pieces(c, p));
+        let strong = if white > 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let weak = strong.other();
+        let pawns = |c: Colour| rules.pawn.map_or(Bitboard::EMPTY, |p| pos.pieces_of(c, p));
         if pawns(weak).any() {
             return white;
         }
@@ -264,7 +269,7 @@ impl Evaluator {
         } else {
             push / 2
         };
-        if strong == 0 {
+        if strong == Colour::White {
             white + bonus
         } else {
             white - bonus
@@ -280,26 +285,26 @@ impl Evaluator {
             king_attackers: [0; 2],
         };
         if let Some(p) = rules.pawn {
-            for c in 0..2 {
+            for c in Colour::ALL {
                 let pm = rules.piece_moves(c, p);
-                for sq in pos.pieces(c, p) {
+                for sq in pos.pieces_of(c, p) {
                     att.pawn[c] |= pm.leap_capture[sq as usize];
                 }
                 att.all[c] = att.pawn[c];
             }
         }
-        let zones = [0, 1].map(|c| king_zone(rules, pos, c));
-        for c in 0..2 {
+        let zones = Colour::ALL.map(|c| king_zone(rules, pos, c));
+        for c in Colour::ALL {
             for t in 0..rules.n_types {
-                for sq in pos.pieces(c, t) {
+                for sq in pos.pieces_of(c, t) {
                     self.piece_terms(rules, pos, (c, t, sq), &zones, &mut att, sink);
                 }
             }
         }
-        for c in 0..2 {
+        for c in Colour::ALL {
             self.pawn_terms(rules, pos, c, &att, sink);
             self.king_terms(rules, pos, c, zones[c], &att, sink);
-            let theirs = pos.colour_bb(c ^ 1) & !pos.type_bb(rules.royal);
+            let theirs = pos.colour_bb(c.other()) & !pos.type_bb(rules.royal);
             let pawns = rules.pawn.map_or(Bitboard::EMPTY, |p| pos.type_bb(p));
             sink.add(
                 c,
@@ -307,7 +312,7 @@ impl Evaluator {
                 (att.pawn[c] & theirs & !pawns).count() as i32,
             );
             let own = pos.colour_bb(c) & !pos.type_bb(rules.royal);
-            let hanging = own & att.all[c ^ 1] & !att.all[c];
+            let hanging = own & att.all[c.other()] & !att.all[c];
             sink.add(c, l.hanging, hanging.count() as i32);
         }
         sink.add(pos.side_to_move(), l.tempo, 1);
@@ -318,7 +323,7 @@ impl Evaluator {
         &self,
         rules: &Rules,
         pos: &Position,
-        (c, t, sq): (usize, usize, Square),
+        (c, t, sq): (Colour, usize, Square),
         zones: &[Bitboard; 2],
         att: &mut Attacks,
         sink: &mut S,
@@ -343,13 +348,13 @@ impl Evaluator {
         let occ = pos.occupied();
         let mut reach = pm.leap_quiet[s] | pm.leap_capture[s];
         for rd in &pm.riders {
-            reach |= rules.rays[rd.ray].attacks(rules, sq, occ);
+            reach |= rules.rays[rd.ray].attacks(sq, occ);
         }
         att.all[c] |= reach;
-        if (reach & zones[c ^ 1]).any() {
+        if (reach & zones[c.other()]).any() {
             att.king_attackers[c] += 1;
         }
-        let safe = reach & !pos.colour_bb(c) & !att.pawn[c ^ 1];
+        let safe = reach & !pos.colour_bb(c) & !att.pawn[c.other()];
         sink.add(c, l.mobility + t, safe.count() as i32);
     }
 
@@ -357,14 +362,14 @@ impl Evaluator {
         &self,
         rules: &Rules,
         pos: &Position,
-        c: usize,
+        c: Colour,
         att: &Attacks,
         sink: &mut S,
     ) {
         let Some(p) = rules.pawn else { return };
         let l = self.layout();
-        let own = pos.pieces(c, p);
-        let theirs = pos.pieces(c ^ 1, p);
+        let own = pos.pieces_of(c, p);
+        let theirs = pos.pieces_of(c.other(), p);
         for sq in own {
             let s = sq as usize;
             let file = rules.geo.file(sq) as usize;
@@ -388,24 +393,24 @@ impl Evaluator {
         &self,
         rules: &Rules,
         pos: &Position,
-        c: usize,
+        c: Colour,
         zone: Bitboard,
         att: &Attacks,
         sink: &mut S,
     ) {
         let l = self.layout();
-        let pressure = (att.all[c ^ 1] & zone).count().min(8) as i32;
+        let pressure = (att.all[c.other()] & zone).count().min(8) as i32;
         sink.add(c, l.king_pressure, pressure * pressure);
-        sink.add(c, l.king_attackers, att.king_attackers[c ^ 1].min(6));
+        sink.add(c, l.king_attackers, att.king_attackers[c.other()].min(6));
         if let Some(p) = rules.pawn {
-            let shield = (pos.pieces(c, p) & zone).count().min(3) as i32;
+            let shield = (pos.pieces_of(c, p) & zone).count().min(3) as i32;
             sink.add(c, l.king_shield, shield);
         }
     }
 }
 
 /// The squares the king of colour `c` could step to.
-fn king_zone(rules: &Rules, pos: &Position, c: usize) -> Bitboard {
+fn king_zone(rules: &Rules, pos: &Position, c: Colour) -> Bitboard {
     let k = pos.king_square(c) as usize;
     let km = rules.piece_moves(c, rules.royal);
     km.leap_quiet[k] | km.leap_capture[k]

@@ -5,6 +5,7 @@
 //! Every table entry moves towards its bound by "gravity" (`h += b - h * |b| / MAX`), so good
 //! moves rise, moves that failed get a malus, and nothing overflows.
 
+use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 
@@ -60,15 +61,17 @@ impl History {
 
     /// The piece-to key of `m` in `pos` (before the move is made).
     pub fn piece_to(&self, pos: &Position, m: Move) -> PieceTo {
-        let (t, c) = pos.piece_at(m.from).unwrap_or((0, pos.side_to_move()));
-        (c * self.kinds + t) * self.squares + m.to as usize
+        let (t, c) = pos
+            .piece_at(m.from)
+            .map_or((0, pos.side_to_move()), |p| (p.kind.index(), p.colour));
+        (c.index() * self.kinds + t) * self.squares + m.to as usize
     }
 
-    fn main_index(&self, colour: usize, m: Move) -> usize {
-        (colour * self.squares + m.from as usize) * self.squares + m.to as usize
+    fn main_index(&self, colour: Colour, m: Move) -> usize {
+        (colour.index() * self.squares + m.from as usize) * self.squares + m.to as usize
     }
 
-    pub fn quiet_score(&self, colour: usize, m: Move) -> i32 {
+    pub fn quiet_score(&self, colour: Colour, m: Move) -> i32 {
         self.main[self.main_index(colour, m)] as i32
     }
 
@@ -92,7 +95,7 @@ impl History {
         }
     }
 
-    pub fn update_quiet(&mut self, colour: usize, m: Move, bonus: i32) {
+    pub fn update_quiet(&mut self, colour: Colour, m: Move, bonus: i32) {
         let i = self.main_index(colour, m);
         gravity(&mut self.main[i], bonus);
     }

@@ -11,7 +11,7 @@
 use super::history::{History, PieceTo};
 use super::see::{see_ge, SeeValues};
 use crate::movegen::MoveList;
-use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
@@ -49,7 +49,7 @@ pub struct PickContext<'a> {
 
 /// Is the move a capture or a promotion (what quiescence searches)?
 pub fn is_noisy(pos: &Position, m: Move) -> bool {
-    m.promo != NO_PROMO
+    m.promo.is_some()
         || m.kind == MoveKind::EnPassant
         || (matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             && pos.piece_at(m.to).is_some())
@@ -183,12 +183,8 @@ impl MovePicker {
     fn score_noisy(&mut self, cx: &PickContext) {
         for (m, s) in &mut self.moves[..self.noisy_end] {
             let victim = cx.see.captured(cx.rules, cx.pos, *m);
-            let promo = if m.promo != NO_PROMO {
-                cx.see.value[m.promo as usize]
-            } else {
-                0
-            };
-            let kind = cx.pos.piece_at(m.to).map_or(0, |(t, _)| t);
+            let promo = m.promo.map_or(0, |k| cx.see.value[k.index()]);
+            let kind = cx.pos.piece_at(m.to).map_or(0, |p| p.kind.index());
             let hist = cx
                 .history
                 .capture_score(cx.history.piece_to(cx.pos, *m), kind);

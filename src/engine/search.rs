@@ -12,7 +12,7 @@ use super::see::{see_ge, SeeValues};
 use super::time::TimeBudget;
 use super::tt::{Bound, Tt, TtHit};
 use crate::game::insufficient_material;
-use crate::geometry::NO_SQUARE;
+use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -316,7 +316,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         let r = 3 + n.depth / 3 + ((n.eval - n.beta) / 200).min(3);
-        let child = null_position(self.sh.rules, pos);
+        let child = pos.null_move(self.sh.rules);
         self.stack[n.ply].piece_to = None;
         self.stack[n.ply].null = true;
         self.keys.push(n.key);
@@ -384,7 +384,7 @@ impl<'a> Worker<'a> {
             }
             let child = pos.play_unchecked(rules, m);
             let us = pos.side_to_move();
-            if child.is_attacked(rules, child.king_square(us), us ^ 1) {
+            if child.is_attacked(rules, child.king_square(us), us.other()) {
                 continue;
             }
             count += 1;
@@ -467,7 +467,7 @@ impl<'a> Worker<'a> {
                 + self.history.continuation_score(cx.prev[0], pt)
                 + self.history.continuation_score(cx.prev[1], pt)
         } else {
-            let victim = pos.piece_at(m.to).map_or(0, |(t, _)| t);
+            let victim = pos.piece_at(m.to).map_or(0, |p| p.kind.index());
             self.history.capture_score(pt, victim)
         }
     }
@@ -561,12 +561,12 @@ impl<'a> Worker<'a> {
             }
         } else {
             let pt = self.history.piece_to(pos, m);
-            let victim = pos.piece_at(m.to).map_or(0, |(t, _)| t);
+            let victim = pos.piece_at(m.to).map_or(0, |p| p.kind.index());
             self.history.update_capture(pt, victim, b);
         }
         for &c in &bufs.noisy {
             let pt = self.history.piece_to(pos, c);
-            let victim = pos.piece_at(c.to).map_or(0, |(t, _)| t);
+            let victim = pos.piece_at(c.to).map_or(0, |p| p.kind.index());
             self.history.update_capture(pt, victim, -b);
         }
     }
@@ -621,7 +621,7 @@ impl<'a> Worker<'a> {
             }
             let child = pos.play_unchecked(rules, m);
             let us = pos.side_to_move();
-            if child.is_attacked(rules, child.king_square(us), us ^ 1) {
+            if child.is_attacked(rules, child.king_square(us), us.other()) {
                 continue;
             }
             legal += 1;
@@ -661,7 +661,7 @@ impl<'a> Worker<'a> {
 
     /// Even winning the captured piece cannot lift the score to alpha.
     fn delta_prune(&self, pos: &Position, m: Move, stand: i32, alpha: i32) -> bool {
-        if m.promo != crate::position::NO_PROMO {
+        if m.promo.is_some() {
             return false;
         }
         let gain = self.sh.see.captured(self.sh.rules, pos, m);
@@ -750,24 +750,10 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// Does colour `c` have a piece besides its king and pawns (null move is unsafe without)?
-fn has_pieces(rules: &Rules, pos: &Position, c: usize) -> bool {
+fn has_pieces(rules: &Rules, pos: &Position, c: Colour) -> bool {
     let mut others = pos.colour_bb(c) & !pos.type_bb(rules.royal);
     if let Some(p) = rules.pawn {
         others &= !pos.type_bb(p);
     }
     others.any()
-}
-
-/// The position with the other side to move and nothing else changed (null move).
-fn null_position(rules: &Rules, pos: &Position) -> Position {
-    let mut p = pos.clone();
-    if p.ep != NO_SQUARE {
-        p.hash ^= rules.zobrist.ep[p.ep as usize];
-        p.ep = NO_SQUARE;
-        p.ep_victim = NO_SQUARE;
-    }
-    p.side ^= 1;
-    p.hash ^= rules.zobrist.side;
-    p.halfmove += 1;
-    p
 }

@@ -5,7 +5,8 @@
 //! piece that has just captured joins in (x-rays), for any piece a variant defines.
 
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::piece::Colour;
+use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 
 /// Value the exchange counts for a royal piece: more than everything else together.
@@ -43,13 +44,13 @@ impl SeeValues {
         match m.kind {
             MoveKind::EnPassant => rules.pawn.map_or(100, |p| self.value[p]),
             MoveKind::Castle { .. } | MoveKind::Adjust => 0,
-            _ => pos.piece_at(m.to).map_or(0, |(t, _)| self.value[t]),
+            _ => pos.piece_at(m.to).map_or(0, |p| self.value[p.kind.index()]),
         }
     }
 }
 
 /// Pieces of colour `c` that capture on `sq` with occupancy `occ` (only pieces in `occ`).
-pub fn attackers(rules: &Rules, pos: &Position, sq: Square, c: usize, occ: Bitboard) -> Bitboard {
+pub fn attackers(rules: &Rules, pos: &Position, sq: Square, c: Colour, occ: Bitboard) -> Bitboard {
     let s = sq as usize;
     let theirs = pos.colour_bb(c) & occ;
     let mut found = Bitboard::EMPTY;
@@ -61,8 +62,8 @@ pub fn attackers(rules: &Rules, pos: &Position, sq: Square, c: usize, occ: Bitbo
     for &(ray, mask) in &rules.rider_attacks[c] {
         if let Some(b) = rules.rays[ray].first_blocker(sq, occ) {
             if theirs.has(b) {
-                if let Some((t, _)) = pos.piece_at(b) {
-                    if mask >> t & 1 != 0 {
+                if let Some(p) = pos.piece_at(b) {
+                    if mask >> p.kind.index() & 1 != 0 {
                         found.set(b);
                     }
                 }
@@ -92,19 +93,16 @@ pub fn see_ge(rules: &Rules, vals: &SeeValues, pos: &Position, m: Move, threshol
     if matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust) {
         return threshold <= 0;
     }
-    let promo_gain = if m.promo != NO_PROMO {
-        vals.value[m.promo as usize] - rules.pawn.map_or(0, |p| vals.value[p])
-    } else {
-        0
-    };
+    let promo_gain = m.promo.map_or(0, |k| {
+        vals.value[k.index()] - rules.pawn.map_or(0, |p| vals.value[p])
+    });
     let mut swap = vals.captured(rules, pos, m) + promo_gain - threshold;
     if swap < 0 {
         return false;
     }
-    let mover = if m.promo != NO_PROMO {
-        m.promo as usize
-    } else {
-        pos.piece_at(m.from).map_or(rules.royal, |(t, _)| t)
+    let mover = match m.promo {
+        Some(k) => k.index(),
+        None => pos.piece_at(m.from).map_or(rules.royal, |p| p.kind.index()),
     };
     swap = vals.value[mover] - swap;
     if swap <= 0 {
@@ -113,13 +111,13 @@ pub fn see_ge(rules: &Rules, vals: &SeeValues, pos: &Position, m: Move, threshol
     let to = m.to;
     let mut occ = pos.occupied() & !Bitboard::from_square(m.from);
     occ.set(to);
-    if m.kind == MoveKind::EnPassant && pos.ep_victim != crate::geometry::NO_SQUARE {
-        occ.clear(pos.ep_victim);
+    if let (MoveKind::EnPassant, Some(ep)) = (m.kind, pos.ep) {
+        occ.clear(ep.victim);
     }
     let mut stm = pos.side_to_move();
     let mut res = true;
     loop {
-        stm ^= 1;
+        stm = stm.other();
         let mine = attackers(rules, pos, to, stm, occ);
         if mine.is_empty() {
             break;
@@ -128,7 +126,7 @@ pub fn see_ge(rules: &Rules, vals: &SeeValues, pos: &Position, m: Move, threshol
         let (t, sq) = cheapest(vals, pos, mine);
         if t == rules.royal {
             // The king may only take last: if the other side still attacks, it cannot.
-            let theirs = attackers(rules, pos, to, stm ^ 1, occ);
+            let theirs = attackers(rules, pos, to, stm.other(), occ);
             return if theirs.any() { !res } else { res };
         }
         swap = vals.value[t] - swap;
@@ -148,7 +146,7 @@ fn cheapest(vals: &SeeValues, pos: &Position, set: Bitboard) -> (usize, Square) 
         }
     }
     // Unreachable for a consistent position; treat as the first square.
-    (pos.piece_at(set.lsb()).map_or(0, |(t, _)| t), set.lsb())
+    (pos.piece_at(set.lsb()).map_or(0, |p| p.kind.index()), set.lsb())
 }
 
 #[cfg(test)]

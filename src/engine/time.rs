@@ -7,6 +7,7 @@
 //! hard one aborts the search in the middle.
 
 use super::limits::Limits;
+use crate::piece::Colour;
 use std::time::Instant;
 
 /// Time the engine keeps back for the moves' transport (pipes, the GUI).
@@ -26,12 +27,12 @@ pub struct TimeBudget {
 
 impl TimeBudget {
     /// The budget for a search that starts now with `limits`, `side` to move.
-    pub fn new(limits: &Limits, side: usize) -> TimeBudget {
+    pub fn new(limits: &Limits, side: Colour) -> TimeBudget {
         let mut soft = None;
         let mut hard = None;
         let mut flexible = false;
         if let Some(c) = limits.clock {
-            let (time, inc) = if side == 0 {
+            let (time, inc) = if side == Colour::White {
                 (c.wtime_ms, c.winc_ms)
             } else {
                 (c.btime_ms, c.binc_ms)

@@ -7,7 +7,8 @@
 //! against the move list before it is played. An entry records the search generation that
 //! wrote it, so a new search replaces old entries before shallow recent ones.
 
-use crate::position::{Move, MoveKind, NO_PROMO};
+use crate::piece::PieceKind;
+use crate::position::{Move, MoveKind};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
@@ -170,11 +171,7 @@ fn pack_move(m: Option<Move>) -> u64 {
         MoveKind::Castle { side } => 4 + (side & 1) as u64,
         MoveKind::Adjust => 6,
     };
-    let promo = if m.promo == NO_PROMO {
-        31
-    } else {
-        m.promo as u64 & 31
-    };
+    let promo = m.promo.map_or(31, |k| k.0 as u64 & 31);
     (m.from as u64 & 127) | (m.to as u64 & 127) << 7 | kind << 14 | promo << 17
 }
 
@@ -193,7 +190,7 @@ fn unpack_move(bits: u64) -> Option<Move> {
         from: field(bits, 0, 7) as _,
         to: field(bits, 7, 7) as _,
         kind,
-        promo: if promo == 31 { NO_PROMO } else { promo },
+        promo: (promo != 31).then_some(PieceKind(promo)),
     })
 }
 
@@ -233,7 +230,7 @@ mod tests {
             from: 80,
             to: 3,
             kind: MoveKind::Castle { side: 1 },
-            promo: NO_PROMO,
+            promo: None,
         };
         tt.store(0xdead_beef, Some(m), -899_990, 17, Bound::Lower);
         let h = tt.probe(0xdead_beef).unwrap();
@@ -243,7 +240,7 @@ mod tests {
         );
         assert!(tt.probe(0xdead_bee0).is_none());
         let p = Move {
-            promo: 5,
+            promo: Some(PieceKind(5)),
             kind: MoveKind::Normal,
             ..m
         };

@@ -12,6 +12,7 @@ use super::skill::next_random;
 use super::weights::Weights;
 use super::{Engine, Limits};
 use crate::game::{Game, Outcome};
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::setup;
@@ -32,8 +33,8 @@ pub struct Sample {
 struct Counts(Vec<f32>);
 
 impl TermSink for Counts {
-    fn add(&mut self, colour: usize, param: usize, n: i32) {
-        self.0[param] += if colour == 0 { n as f32 } else { -n as f32 };
+    fn add(&mut self, colour: Colour, param: usize, n: i32) {
+        self.0[param] += if colour == Colour::White { n as f32 } else { -n as f32 };
     }
 }
 
@@ -57,8 +58,8 @@ pub fn sample(rules: &Rules, eval: &Evaluator, pos: &Position, result: f32) -> S
 /// White's result of a finished game: 1, 0.5 or 0.
 pub fn white_result(outcome: Option<Outcome>) -> f32 {
     match outcome.and_then(|o| o.winner()) {
-        Some(0) => 1.0,
-        Some(_) => 0.0,
+        Some(Colour::White) => 1.0,
+        Some(Colour::Black) => 0.0,
         None => 0.5,
     }
 }
@@ -126,7 +127,7 @@ pub fn play_game(
             let m = e.search(game.positions(), limits, &stop, &mut |i| score = i.score_cp);
             lopsided = if score.abs() > 1000 { lopsided + 1 } else { 0 };
             if lopsided >= 6 {
-                let white_wins = (score > 0) == (pos.side_to_move() == 0);
+                let white_wins = (score > 0) == (pos.side_to_move() == Colour::White);
                 return (game, if white_wins { 1.0 } else { 0.0 });
             }
             match m {

@@ -7,11 +7,12 @@
 //! [`Position::from_setup_lenient`] drops those and returns them as warnings, which is what a
 //! GUI front end wants for FENs like XBoard's `setboard ... KQ b7`.
 
-use super::{Position, NO_SQUARE};
+use super::{EnPassant, Position};
 use crate::fen::{
     parse_fen, CastlingRight, CastlingRook, CastlingSide, FenError, Setup, MAX_CLOCK,
 };
 use crate::geometry::{Bitboard, Geometry, Square};
+use crate::movegen::MAX_MOVES;
 use crate::piece::Colour;
 use crate::rules::Rules;
 use crate::setup::{start_setup, StartPosition};
@@ -101,6 +102,13 @@ pub enum PositionError {
     },
     /// The side not to move is in check.
     OppositeCheck,
+    /// So many pieces that a side could one day have more moves than a move list holds.
+    TooManyMoves {
+        /// The side.
+        colour: Colour,
+        /// The bound on its moves.
+        bound: usize,
+    },
 }
 
 impl PositionError {
@@ -181,6 +189,11 @@ impl fmt::Display for PositionError {
                 square,
             } => write!(f, "`{letter}`: no {} piece on {square}", colour.name()),
             E::OppositeCheck => write!(f, "the side not to move is in check"),
+            E::TooManyMoves { colour, bound } => write!(
+                f,
+                "{} could have up to {bound} moves, more than the {MAX_MOVES} a move list holds",
+                colour.name()
+            ),
         }
     }
 }
@@ -283,8 +296,9 @@ impl Position {
 fn build(rules: &Rules, setup: &Setup, mut rights: Rights) -> Result<Position, PositionError> {
     let mut p = place_pieces(rules, setup)?;
     p.king = check_royals(rules, &p)?;
+    check_move_bound(rules, &p)?;
     check_pawn_ranks(rules, &p)?;
-    p.side = setup.turn as u8;
+    p.side = setup.turn;
     p.castle = castling_rooks(rules, &p, &setup.castling, &mut rights)?;
     set_en_passant(rules, &mut p, setup.ep_square, &mut rights)?;
     if setup.halfmove_clock > MAX_CLOCK || setup.fullmove_number > MAX_CLOCK {
@@ -296,9 +310,8 @@ fn build(rules: &Rules, setup: &Setup, mut rights: Rights) -> Result<Position, P
     check_opposite_check(rules, &p)?;
     p.hash = p.compute_hash(rules);
     // Keep the en passant square only when the capture is legal (as after a move).
-    if p.ep != NO_SQUARE && !p.ep_capture_legal(rules) {
-        p.ep = NO_SQUARE;
-        p.ep_victim = NO_SQUARE;
+    if p.ep.is_some() && !p.ep_capture_legal(rules) {
+        p.ep = None;
         p.hash = p.compute_hash(rules);
     }
     Ok(p)
@@ -329,12 +342,7 @@ fn place_pieces(rules: &Rules, setup: &Setup) -> Result<Position, PositionError>
                 square: rules.geo.square_name(sq as Square),
             });
         }
-        p.put(
-            rules,
-            piece.kind.index(),
-            piece.colour.index(),
-            sq as Square,
-        );
+        p.put(rules, piece.colour, piece.kind.index(), sq as Square);
     }
     Ok(p)
 }
@@ -342,18 +350,36 @@ fn place_pieces(rules: &Rules, setup: &Setup) -> Result<Position, PositionError>
 /// Exactly one royal piece per side; returns their squares.
 fn check_royals(rules: &Rules, p: &Position) -> Result<[Square; 2], PositionError> {
     let royal = rules.variant.pieces[rules.royal].name.to_lowercase();
-    let mut king = [NO_SQUARE; 2];
+    let mut king = [0; 2];
     for colour in Colour::ALL {
-        let kings = p.pieces(colour.index(), rules.royal);
+        let kings = p.pieces_of(colour, rules.royal);
         if kings.is_empty() {
             return Err(PositionError::MissingRoyal { colour, royal });
         }
         if kings.more_than_one() {
             return Err(PositionError::SeveralRoyals { colour, royal });
         }
-        king[colour.index()] = kings.lsb();
+        king[colour] = kings.lsb();
     }
     Ok(king)
+}
+
+/// Every move list of this position and of every position after it fits a
+/// [`MoveList`](crate::movegen::MoveList): the
+/// sum of the pieces' move bounds (plus castling and adjustment) stays within [`MAX_MOVES`].
+fn check_move_bound(rules: &Rules, p: &Position) -> Result<(), PositionError> {
+    for colour in Colour::ALL {
+        let mut bound = 2; // castling
+        for t in 0..rules.n_types {
+            let n = p.pieces_of(colour, t).count() as usize;
+            let adjust = if Some(t) == rules.adjust_piece { 2 } else { 0 };
+            bound += n * (rules.move_bound[t] + adjust);
+        }
+        if bound > MAX_MOVES {
+            return Err(PositionError::TooManyMoves { colour, bound });
+        }
+    }
+    Ok(())
 }
 
 /// No pawn on its promotion rank or behind its starting rank.
@@ -362,9 +388,9 @@ fn check_pawn_ranks(rules: &Rules, p: &Position) -> Result<(), PositionError> {
         return Ok(());
     };
     let geo = &rules.geo;
-    for c in 0..2 {
-        for sq in p.pieces(c, pawn) {
-            let relative_rank = if c == 0 {
+    for c in Colour::ALL {
+        for sq in p.pieces_of(c, pawn) {
+            let relative_rank = if c == Colour::White {
                 geo.rank(sq)
             } else {
                 geo.ranks - 1 - geo.rank(sq)
@@ -387,13 +413,13 @@ fn castling_rooks(
     p: &Position,
     list: &[CastlingRight],
     rights: &mut Rights,
-) -> Result<[[Square; 2]; 2], PositionError> {
-    let mut castle = [[NO_SQUARE; 2]; 2];
+) -> Result<[[Option<Square>; 2]; 2], PositionError> {
+    let mut castle = [[None; 2]; 2];
     for right in list {
-        let c = right.colour.index();
+        let c = right.colour;
         match castling_rook(rules, p, right) {
-            Ok((side, sq)) if castle[c][side] == NO_SQUARE || castle[c][side] == sq => {
-                castle[c][side] = sq;
+            Ok((side, sq)) if castle[c][side].is_none_or(|r| r == sq) => {
+                castle[c][side] = Some(sq);
             }
             Ok(_) => rights.refuse(PositionError::Castling {
                 letter: right.letter(),
@@ -418,14 +444,14 @@ fn castling_rook(
     let Some(rook) = rules.castle_rook else {
         return Err(CastlingProblem::NoCastling);
     };
-    let c = right.colour.index();
+    let c = right.colour;
     let rank = rules.castle_rank[c];
     let king = p.king[c];
     if geo.rank(king) != rank {
         return Err(CastlingProblem::KingNotOnCastlingRank);
     }
     let kf = geo.file(king);
-    let rooks = p.pieces(c, rook) & geo.rank_mask(rank);
+    let rooks = p.pieces_of(c, rook) & geo.rank_mask(rank);
     let file = match right.rook {
         CastlingRook::Outermost(side) => {
             let mut files = rooks.map(|sq| geo.file(sq));
@@ -460,11 +486,9 @@ fn set_en_passant(
             square: square_name(&rules.geo, sq),
         });
     };
-    p.ep = sq;
-    p.ep_victim = victim;
+    p.ep = Some(EnPassant { square: sq, victim });
     if !p.ep_capture_possible(rules) {
-        p.ep = NO_SQUARE;
-        p.ep_victim = NO_SQUARE;
+        p.ep = None;
     }
     Ok(())
 }
@@ -475,18 +499,18 @@ fn ep_victim(rules: &Rules, p: &Position, sq: Square) -> Option<Square> {
     if sq as usize >= geo.squares() {
         return None;
     }
-    let them = p.side as usize ^ 1;
-    let forward: i32 = if them == 0 { 1 } else { -1 };
+    let them = p.side.other();
+    let forward: i32 = if them == Colour::White { 1 } else { -1 };
     let pawn = rules.pawn?;
     let victim = geo.offset(sq, 0, forward)?;
     let origin = geo.offset(sq, 0, -forward)?;
     let (_, start) = rules.variant.setup.pawn?;
-    let origin_rank = if them == 0 {
+    let origin_rank = if them == Colour::White {
         start
     } else {
         geo.ranks - 1 - start
     };
-    (p.pieces(them, pawn).has(victim)
+    (p.pieces_of(them, pawn).has(victim)
         && p.piece_at(sq).is_none()
         && p.piece_at(origin).is_none()
         && geo.rank(origin) == origin_rank)
@@ -509,11 +533,12 @@ fn adjustment_rights(
         return Ok(adjust);
     }
     for colour in Colour::ALL {
-        let c = colour.index();
+        let c = colour;
         for sq in setup.adjustment[colour] {
             let own_piece = (sq as usize) < rules.geo.squares()
                 && rules.geo.rank(sq) == rules.piece_rank[c]
-                && matches!(p.piece_at(sq), Some((t, pc)) if pc == c && Some(t) != rules.pawn);
+                && p.piece_at(sq)
+                    .is_some_and(|pc| pc.colour == c && Some(pc.kind.index()) != rules.pawn);
             if own_piece {
                 adjust[c].set(sq);
                 continue;
@@ -530,8 +555,8 @@ fn adjustment_rights(
 
 /// The side that just moved may not have left its king attacked.
 fn check_opposite_check(rules: &Rules, p: &Position) -> Result<(), PositionError> {
-    let us = p.side as usize;
-    if p.is_attacked(rules, p.king[us ^ 1], us) {
+    let us = p.side;
+    if p.is_attacked(rules, p.king[us.other()], us) {
         return Err(PositionError::OppositeCheck);
     }
     Ok(())
@@ -564,6 +589,21 @@ mod tests {
             kind("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
             Some(PositionError::OppositeCheck)
         );
+    }
+
+    #[test]
+    fn positions_whose_moves_could_overflow_a_move_list_are_refused() {
+        let chess = catalog::load_rules("chess").unwrap();
+        // Every shipped start position is far inside the bound.
+        for name in ["mrc", "merc", "icrc", "pmrc", "crc"] {
+            let rules = catalog::load_rules(name).unwrap();
+            let sp = crate::setup::from_id(&rules.variant, 0).unwrap();
+            assert!(Position::from_start(&rules, &sp).is_ok(), "{name}");
+        }
+        // Forty-seven queens could have up to 47 * 27 moves.
+        let fen = "k7/8/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQK b - - 0 1";
+        let e = Position::from_setup(&chess, parse_fen(&chess, fen).unwrap()).unwrap_err();
+        assert!(matches!(e, PositionError::TooManyMoves { .. }), "{e}");
     }
 
     #[test]

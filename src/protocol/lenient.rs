@@ -42,6 +42,7 @@ fn warning(e: &PositionError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::Colour;
     use crate::catalog;
 
     #[test]
@@ -67,8 +68,8 @@ mod tests {
         let got = lenient_position(&rules, fen).unwrap();
         assert!(got.warnings.is_empty(), "{:?}", got.warnings);
         let g = &rules.geo;
-        let w = got.position.castling_rooks(0);
-        let b = got.position.castling_rooks(1);
+        let w = got.position.castling_rooks(Colour::White);
+        let b = got.position.castling_rooks(Colour::Black);
         assert_eq!(w, [g.parse_square("b1"), g.parse_square("i1")]);
         assert_eq!(b, [g.parse_square("a9"), g.parse_square("h9")]);
         // `C` names no rook: dropped with a warning, the rest kept.
@@ -77,8 +78,8 @@ mod tests {
         let got = lenient_position(&rules, fen).unwrap();
         assert_eq!(got.warnings.len(), 1, "{:?}", got.warnings);
         assert!(got.warnings[0].starts_with("castling right `C` dropped"));
-        assert_eq!(got.position.castling_rooks(0)[1], g.parse_square("i1"));
-        assert_eq!(got.position.castling_rooks(1), b);
+        assert_eq!(got.position.castling_rooks(Colour::White)[1], g.parse_square("i1"));
+        assert_eq!(got.position.castling_rooks(Colour::Black), b);
     }
 
     #[test]

@@ -385,7 +385,7 @@ mod tests {
         let rules = catalog::load_rules("mrc").unwrap();
         let pos = Position::from_fen(&rules, "4k4/1P7/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
         let m = parse_coord(&rules, &pos, "b8b9m").unwrap();
-        assert_eq!(rules.variant.pieces[m.promo as usize].letter, 'M');
+        assert_eq!(rules.variant.pieces[m.promo.unwrap().index()].letter, 'M');
         assert!(parse_coord(&rules, &pos, "b8b9").is_err());
     }
 

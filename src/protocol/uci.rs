@@ -11,6 +11,7 @@ use super::{
     session_start, think_time, Out, SessionError, StartChoice, VariantSet, Worker,
 };
 use crate::engine::{Engine, Limits, SearchInfo};
+use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
@@ -447,7 +448,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             r.variant.name,
             self.start_id,
             pos.fen(r),
-            if pos.side_to_move() == 0 {
+            if pos.side_to_move() == crate::piece::Colour::White {
                 "white"
             } else {
                 "black"
@@ -550,15 +551,15 @@ impl GoArgs {
 
     /// Our clock's think time. A clock given only for the other side (a GUI fault) is taken
     /// for ours too, so the search still ends.
-    fn clock_ms(&self, us: usize) -> Option<u64> {
+    fn clock_ms(&self, us: Colour) -> Option<u64> {
         let (left, inc) = match self.time[us] {
             Some(t) => (t, self.inc[us]),
-            None => (self.time[us ^ 1]?, self.inc[us ^ 1]),
+            None => (self.time[us.other()]?, self.inc[us.other()]),
         };
         Some(think_time(left, inc, self.movestogo))
     }
 
-    fn limits(&self, us: usize) -> Limits {
+    fn limits(&self, us: Colour) -> Limits {
         let mut movetime = self.movetime;
         if let Some(t) = self.clock_ms(us) {
             movetime = Some(movetime.map_or(t, |m| m.min(t)));

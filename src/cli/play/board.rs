@@ -88,7 +88,7 @@ fn piece_char(rules: &Rules, view: View, t: usize, c: usize) -> char {
             return f;
         }
     }
-    rules.letter(t, c)
+    rules.letter(modern_chess::Colour::from_index(c), t)
 }
 
 /// The squares to mark as the last move (both ends, and the castling destinations).
@@ -127,6 +127,7 @@ pub fn draw(rules: &Rules, game: &Game, view: View) -> String {
             let sq = geo.square(f, r);
             let piece = pos
                 .piece_at(sq)
+                .map(|p| (p.kind.index(), p.colour.index()))
                 .map(|(t, c)| (piece_char(rules, view, t, c), c));
             if view.colour {
                 let bg = if check_sq == Some(sq) {

@@ -178,7 +178,7 @@ fn resign(s: &mut Session) {
     let loser = if s.players[side] == super::args::Player::Human {
         side
     } else {
-        side ^ 1
+        side.other()
     };
     s.game.resign(loser);
     s.check_end();
@@ -204,7 +204,7 @@ fn hint(s: &mut Session) {
     s.out(&format!(
         "Hint: {}{}",
         numbered(pos, &san),
-        think::move_detail(&t, pos.side_to_move())
+        think::move_detail(&t, pos.side_to_move().index())
     ));
 }
 
@@ -217,7 +217,7 @@ fn analyze(s: &mut Session) {
             "Analysis ({:.1} s, depth {}): {}; best line {}",
             t.elapsed.as_secs_f64(),
             i.depth,
-            think::labelled(i, pos.side_to_move()),
+            think::labelled(i, pos.side_to_move().index()),
             think::line_san(rules, pos, &i.pv, 12)
         )),
         None => s.out(&format!(

@@ -36,8 +36,8 @@ pub struct Session {
     announced_end: bool,
 }
 
-pub fn colour_name(c: usize) -> &'static str {
-    if c == 0 {
+pub fn colour_name(c: modern_chess::Colour) -> &'static str {
+    if c == modern_chess::Colour::White {
         "White"
     } else {
         "Black"
@@ -46,7 +46,7 @@ pub fn colour_name(c: usize) -> &'static str {
 
 /// Move number prefix: `12. e4` before White's move, `12... e5` before Black's.
 pub fn numbered(pos: &Position, san: &str) -> String {
-    if pos.side_to_move() == 0 {
+    if pos.side_to_move() == modern_chess::Colour::White {
         format!("{}. {san}", pos.fullmove_number())
     } else {
         format!("{}... {san}", pos.fullmove_number())
@@ -232,7 +232,7 @@ impl Session {
         if signals::pending().is_some() {
             return false;
         }
-        let mut detail = think::move_detail(&thought, side);
+        let mut detail = think::move_detail(&thought, side.index());
         if thought.cut_short {
             detail.push_str(" [moved at once on Ctrl-C]");
         }

@@ -192,8 +192,8 @@ fn restore_resignation(rules: &Rules, game: &mut Game, record: &pgn::PgnGame) {
     }
     let result = record.result.as_deref().or(record.tag("Result"));
     match result {
-        Some("1-0") => game.resign(1),
-        Some("0-1") => game.resign(0),
+        Some("1-0") => game.resign(modern_chess::Colour::Black),
+        Some("0-1") => game.resign(modern_chess::Colour::White),
         _ => {}
     }
 }

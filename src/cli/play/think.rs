@@ -67,7 +67,7 @@ pub fn line_san(rules: &Rules, start: &Position, moves: &[Move], max: usize) -> 
         }
         let san = notation::to_san(rules, &pos, m);
         let n = pos.fullmove_number();
-        if pos.side_to_move() == 0 {
+        if pos.side_to_move() == modern_chess::Colour::White {
             words.push(format!("{n}. {san}"));
         } else if i == 0 {
             words.push(format!("{n}... {san}"));
@@ -85,8 +85,8 @@ fn thinking_line(rules: &Rules, root: &Position, info: &SearchInfo) -> String {
         "thinking {:.1} s, depth {}, {} ({}): {}",
         info.time_ms as f64 / 1000.0,
         info.depth,
-        white_score(info, root.side_to_move()),
-        verdict(info, root.side_to_move()),
+        white_score(info, root.side_to_move().index()),
+        verdict(info, root.side_to_move().index()),
         line_san(rules, root, &info.pv, 8)
     )
 }

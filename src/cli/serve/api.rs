@@ -20,6 +20,7 @@ use super::http::{Request, Response};
 use super::room::{parse_colour, Player, PlayerKind, Room, MAX_LEVEL};
 use super::server::{lock, RoomRef, Server};
 use super::thinker;
+use modern_chess::Colour;
 use modern_chess::start::StartChoice;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -302,8 +303,8 @@ fn resign(server: &Arc<Server>, room_ref: &RoomRef, req: &Request) -> ApiResult 
         Some(s) => parse_colour(s)
             .ok_or_else(|| ApiError::bad_request(format!("side `{s}` is not white or black")))?,
         None => match room.players.map(|p| p.is_engine()) {
-            [false, true] => 0,
-            [true, false] => 1,
+            [false, true] => Colour::White,
+            [true, false] => Colour::Black,
             _ => room.side_to_move(),
         },
     };

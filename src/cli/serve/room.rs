@@ -5,6 +5,7 @@
 use super::api::ApiError;
 use super::pieces;
 use super::variants::Entry;
+use modern_chess::Colour;
 use modern_chess::game::Game;
 use modern_chess::notation;
 use modern_chess::pgn;
@@ -58,19 +59,18 @@ impl Player {
     }
 }
 
-pub fn colour_name(c: usize) -> &'static str {
-    if c == 0 {
-        "white"
-    } else {
-        "black"
+pub fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::White => "white",
+        Colour::Black => "black",
     }
 }
 
 /// Reads `"white"`/`"black"`.
-pub fn parse_colour(s: &str) -> Option<usize> {
+pub fn parse_colour(s: &str) -> Option<Colour> {
     match s.to_ascii_lowercase().as_str() {
-        "white" | "w" => Some(0),
-        "black" | "b" => Some(1),
+        "white" | "w" => Some(Colour::White),
+        "black" | "b" => Some(Colour::Black),
         _ => None,
     }
 }
@@ -161,7 +161,7 @@ impl Room {
     pub fn to_saved(&self) -> SavedGame {
         let resigned = match self.game.outcome(&self.rules) {
             Some(modern_chess::game::Outcome::Resignation { winner }) => {
-                Some(colour_name(winner ^ 1).to_string())
+                Some(colour_name(winner.other()).to_string())
             }
             _ => None,
         };
@@ -183,7 +183,7 @@ impl Room {
         }
     }
 
-    pub fn side_to_move(&self) -> usize {
+    pub fn side_to_move(&self) -> Colour {
         self.game.current().side_to_move()
     }
 
@@ -227,7 +227,7 @@ impl Room {
                 Some(sq) => ApiError::conflict(format!(
                     "it is {}'s turn, and {sq} holds a {} piece",
                     colour_name(pos.side_to_move()),
-                    colour_name(pos.side_to_move() ^ 1)
+                    colour_name(pos.side_to_move().other())
                 )),
                 None => ApiError::bad_request(format!("illegal move: {e}")),
             }
@@ -242,7 +242,7 @@ impl Room {
         let t = text.trim();
         (2..=t.len().min(4)).find_map(|n| {
             let sq = geo.parse_square(t.get(..n)?)?;
-            let (_, colour) = pos.piece_at(sq)?;
+            let colour = pos.piece_at(sq)?.colour;
             (colour != pos.side_to_move()).then(|| geo.square_name(sq))
         })
     }
@@ -270,7 +270,7 @@ impl Room {
             return 0;
         }
         let last_mover = self.game.positions()[moves - 1].side_to_move();
-        if self.players[last_mover].is_engine() && !self.players[last_mover ^ 1].is_engine() {
+        if self.players[last_mover].is_engine() && !self.players[last_mover.other()].is_engine() {
             2.min(moves)
         } else {
             1
@@ -323,8 +323,9 @@ impl Room {
             pos.legal_moves(rules)
                 .iter()
                 .map(|&m| {
-                    let promo = (m.promo != modern_chess::position::NO_PROMO)
-                        .then(|| rules.variant.pieces[m.promo as usize].letter.to_string());
+                    let promo = m
+                        .promo
+                        .map(|k| rules.variant.pieces[k.index()].letter.to_string());
                     json!({
                         "uci": m.uci(rules),
                         "san": notation::to_san(rules, pos, m),

@@ -4,6 +4,7 @@
 
 use super::room::{Room, MAX_LEVEL};
 use super::server::{lock, RoomRef, Server};
+use modern_chess::Colour;
 use modern_chess::engine::{Engine, Limits, SearchInfo};
 use modern_chess::notation;
 use modern_chess::position::Position;
@@ -18,7 +19,11 @@ const HASH_MB: usize = 16;
 /// The thinking report the page shows: depth, score from White's side, principal variation
 /// in SAN.
 pub fn thinking_json(rules: &Rules, root: &Position, info: &SearchInfo) -> Value {
-    let sign = if root.side_to_move() == 0 { 1 } else { -1 };
+    let sign = if root.side_to_move() == Colour::White {
+        1
+    } else {
+        -1
+    };
     let mut pos = root.clone();
     let mut pv = Vec::new();
     for &m in &info.pv {

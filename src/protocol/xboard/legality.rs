@@ -15,12 +15,13 @@
 //! our rules too (which ones depends on the start position, never on the variant's name), and
 //! no Bishop Adjustment. [`gui_checkable`] removes the others from a position.
 
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
 
 /// Does castling of `colour` to `side` (0: a-side, 1: the other) in `pos` move king and rook
 /// exactly as XBoard's orthodox castling would?
-pub fn xboard_castles_alike(rules: &Rules, pos: &Position, colour: usize, side: usize) -> bool {
+pub fn xboard_castles_alike(rules: &Rules, pos: &Position, colour: Colour, side: usize) -> bool {
     let g = &rules.geo;
     let Some(rook) = pos.castling_rooks(colour)[side] else {
         return false;
@@ -50,16 +51,16 @@ pub fn xboard_castles_alike(rules: &Rules, pos: &Position, colour: usize, side: 
 pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
     let mut letters = String::new();
     let mut dropped = Vec::new();
-    for colour in 0..2 {
+    for colour in Colour::ALL {
         for side in [1, 0] {
             if pos.castling_rooks(colour)[side].is_none() {
                 continue;
             }
-            let name = ["White", "Black"][colour];
+            let name = colour.name();
             let wing = ["a-side", "other side"][side];
             if xboard_castles_alike(rules, pos, colour, side) {
                 let l = ['K', 'Q'][1 - side];
-                letters.push(if colour == 0 {
+                letters.push(if colour == Colour::White {
                     l
                 } else {
                     l.to_ascii_lowercase()
@@ -69,7 +70,7 @@ pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
             }
         }
     }
-    if (0..2).any(|c| !pos.adjust_rights(c).is_empty()) {
+    if Colour::ALL.iter().any(|&c| !pos.adjust_rights(c).is_empty()) {
         dropped.push("Bishop Adjustment".to_string());
     }
     let six = pos.fen_six(rules);
@@ -90,6 +91,7 @@ pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::Colour;
     use crate::catalog;
     use crate::protocol::{choose_start, StartChoice};
 
@@ -107,7 +109,7 @@ mod tests {
         let (p, dropped) = gui_checkable(&rules, &pos);
         assert_eq!(dropped, vec!["Bishop Adjustment".to_string()]);
         assert_eq!(p.fen(&rules).split(' ').nth(2), Some("AIai"));
-        assert!(p.adjust_rights(0).is_empty());
+        assert!(p.adjust_rights(Colour::White).is_empty());
     }
 
     #[test]
@@ -120,12 +122,12 @@ mod tests {
             "{dropped:?}"
         );
         assert!(dropped.contains(&"White castling other side".to_string()));
-        assert_eq!(p.castling_rooks(0), [None, None]);
+        assert_eq!(p.castling_rooks(Colour::White), [None, None]);
         // MRC64: king on e1, rooks a1 and h1: the h-side (K g, R f) is XBoard's O-O, the
         // a-side (K b, R c) is not its O-O-O (K c, R d).
         let (rules, pos) = start("mrc64", "RNBQKBNR");
         let (p, _) = gui_checkable(&rules, &pos);
         let g = &rules.geo;
-        assert_eq!(p.castling_rooks(0), [None, g.parse_square("h1")]);
+        assert_eq!(p.castling_rooks(Colour::White), [None, g.parse_square("h1")]);
     }
 }

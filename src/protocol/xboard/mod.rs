@@ -25,6 +25,7 @@ use super::{
 };
 use crate::engine::{Engine, Limits, SearchInfo};
 use crate::game::Game;
+use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use std::io::{BufRead, Write};
@@ -38,7 +39,7 @@ struct State {
     rules: Arc<Rules>,
     game: Game,
     /// The side the engine plays; `None` in force mode.
-    engine_side: Option<usize>,
+    engine_side: Option<Colour>,
     /// Bumped by every command that changes the game, so a search started before it knows its
     /// move is stale.
     generation: u64,
@@ -129,7 +130,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         state: Arc::new(Mutex::new(State {
             rules,
             game: Game::new(pos),
-            engine_side: Some(1),
+            engine_side: Some(Colour::Black),
             generation: 0,
             post: false,
             thinking: false,
@@ -201,7 +202,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 self.abandon_search();
                 let mut st = lock(&self.state);
                 let side = st.game.current().side_to_move();
-                st.engine_side = Some(side ^ 1);
+                st.engine_side = Some(side.other());
             }
             "force" | "result" => {
                 self.abandon_search();
@@ -210,7 +211,11 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             "white" | "black" => {
                 self.abandon_search();
                 let mut st = lock(&self.state);
-                st.engine_side = Some(if cmd == "white" { 1 } else { 0 });
+                st.engine_side = Some(if cmd == "white" {
+                    Colour::Black
+                } else {
+                    Colour::White
+                });
             }
             "?" => self.worker.stop(),
             "undo" | "remove" => {
@@ -317,7 +322,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         if let Ok(p) = pos {
             st.game = Game::new(p);
         }
-        st.engine_side = Some(1);
+        st.engine_side = Some(Colour::Black);
     }
 
     fn option(&mut self, arg: &str) {

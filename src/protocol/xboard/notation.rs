@@ -2,6 +2,7 @@
 //! (0-based rank numbers on boards with ten or more ranks, `O-O`/`O-O-O` castling).
 
 use super::super::parse_coord;
+use crate::piece::Colour;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 
@@ -156,7 +157,7 @@ pub fn fen_to_xboard(rules: &Rules, pos: &Position) -> String {
 fn castling_letters(rules: &Rules, pos: &Position) -> String {
     let g = &rules.geo;
     let mut s = String::new();
-    for colour in 0..2 {
+    for colour in Colour::ALL {
         let king = g.file(pos.king_square(colour));
         let rank = g.rank(pos.king_square(colour));
         for side in [1, 0] {
@@ -166,7 +167,7 @@ fn castling_letters(rules: &Rules, pos: &Position) -> String {
             let rook_t = rules.castle_rook;
             let outer: Vec<u8> = (0..g.files)
                 .filter(|&f| if side == 1 { f > king } else { f < king })
-                .filter(|&f| rook_t.is_some_and(|t| pos.pieces(colour, t).has(g.square(f, rank))))
+                .filter(|&f| rook_t.is_some_and(|t| pos.pieces_of(colour, t).has(g.square(f, rank))))
                 .collect();
             let outermost = if side == 1 {
                 outer.last()
@@ -178,7 +179,7 @@ fn castling_letters(rules: &Rules, pos: &Position) -> String {
             } else {
                 (b'A' + g.file(rook)) as char
             };
-            s.push(if colour == 0 {
+            s.push(if colour == Colour::White {
                 letter
             } else {
                 letter.to_ascii_lowercase()
