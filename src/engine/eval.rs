@@ -44,6 +44,44 @@ pub struct Evaluator {
     full_phase: i32,
 }
 
+/// Static evaluations of recently seen positions, by hash (one per search thread): the
+/// search meets the same position again through transpositions and re-searches, and the
+/// evaluation is the most expensive step of a node.
+pub struct EvalCache(Vec<u64>);
+
+const EVAL_CACHE_ENTRIES: usize = 1 << 16;
+
+impl EvalCache {
+    pub fn new() -> EvalCache {
+        EvalCache(vec![0; EVAL_CACHE_ENTRIES])
+    }
+
+    /// The cached evaluation of the position with hash `key`. An entry keeps the upper 32
+    /// bits of its key; the lower ones chose the slot.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<i32> {
+        let e = self.0[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        (e != 0 && e >> 32 == key >> 32).then_some(e as u32 as i32)
+    }
+
+    #[inline]
+    pub fn put(&mut self, key: u64, eval: i32) {
+        let e = (key >> 32) << 32 | eval as u32 as u64;
+        self.0[key as usize & (EVAL_CACHE_ENTRIES - 1)] = e;
+    }
+
+    /// Forgets every entry (new weights, new game).
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache::new()
+    }
+}
+
 /// Adds terms up with weights: the search's sink.
 struct Sum<'a> {
     w: &'a [[i32; 2]],

@@ -2,9 +2,12 @@
 //! tables (quiet moves by side, from and to; captures by piece, target and victim; quiet moves
 //! by the move played one and two plies before: continuation history).
 //!
+//! Each thread's history also keeps its cache of static evaluations ([`EvalCache`]).
+//!
 //! Every table entry moves towards its bound by "gravity" (`h += b - h * |b| / MAX`), so good
 //! moves rise, moves that failed get a malus, and nothing overflows.
 
+use super::eval::EvalCache;
 use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
@@ -27,6 +30,8 @@ pub struct History {
     continuation: Vec<i16>,
     /// `[previous piece-to]`: the quiet move that refuted it.
     counter: Vec<Option<Move>>,
+    /// Static evaluations of positions this thread has seen.
+    pub evals: EvalCache,
 }
 
 impl History {
@@ -41,6 +46,7 @@ impl History {
             capture: vec![0; piece_to * kinds],
             continuation: vec![0; piece_to * piece_to],
             counter: vec![None; piece_to],
+            evals: EvalCache::new(),
         }
     }
 
@@ -50,6 +56,7 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counter.fill(None);
+        self.evals.clear();
     }
 
     /// Halves what earlier searches learned, so a new search adapts faster.

@@ -98,6 +98,9 @@ impl Engine {
     /// Replaces the evaluation weights (a weights file, or the tuner's candidate).
     pub fn set_weights(&mut self, weights: Weights) {
         self.eval = Evaluator::new(&self.rules, weights);
+        for h in &mut self.histories {
+            h.evals.clear();
+        }
     }
 
     pub fn weights(&self) -> &Weights {

@@ -99,6 +99,24 @@ struct Node {
     key: u64,
 }
 
+/// A position to search, with whether its side to move is in check (the parent usually
+/// knows already: it tested the move for check).
+#[derive(Clone, Copy)]
+pub struct At<'p> {
+    pub pos: &'p Position,
+    pub in_check: bool,
+}
+
+impl<'p> At<'p> {
+    /// Works out the check status itself.
+    pub fn new(rules: &Rules, pos: &'p Position) -> At<'p> {
+        At {
+            pos,
+            in_check: pos.in_check(rules),
+        }
+    }
+}
+
 /// One search thread.
 pub struct Worker<'a> {
     sh: &'a Shared<'a>,
@@ -163,23 +181,23 @@ impl<'a> Worker<'a> {
     pub fn search_root(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.root_best = None;
         self.root_depth = depth;
-        self.negamax(pos, depth, alpha, beta, 0, false)
+        self.negamax(At::new(self.sh.rules, pos), depth, alpha, beta, 0, false)
     }
 
     fn negamax(
         &mut self,
-        pos: &Position,
+        at: At,
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
         cut: bool,
     ) -> i32 {
-        let in_check = pos.in_check(self.sh.rules);
+        let (pos, in_check) = (at.pos, at.in_check);
         // Check extension, limited so that perpetual checks cannot grow the tree forever.
         let depth = depth + (in_check && ply < 2 * self.root_depth as usize) as i32;
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(at, alpha, beta, ply);
         }
         if let Some(s) = self.enter_node(pos, alpha, ply) {
             return s;
@@ -271,7 +289,15 @@ impl<'a> Worker<'a> {
             self.stack[ply].static_eval = -INF;
             return -INF;
         }
-        let raw = self.sh.eval.evaluate(self.sh.rules, pos);
+        let key = pos.hash();
+        let raw = match self.history.evals.get(key) {
+            Some(v) => v,
+            None => {
+                let v = self.sh.eval.evaluate(self.sh.rules, pos);
+                self.history.evals.put(key, v);
+                v
+            }
+        };
         self.stack[ply].static_eval = raw;
         // A table score bounding the true value on the right side is a better guess.
         match hit {
@@ -292,7 +318,11 @@ impl<'a> Worker<'a> {
         }
         if n.depth <= 2 && n.eval + 400 * n.depth <= n.alpha {
             // Razoring: hopeless near the leaves unless a capture saves it.
-            let s = self.quiesce(pos, n.alpha, n.alpha + 1, n.ply);
+            let at = At {
+                pos,
+                in_check: false,
+            };
+            let s = self.quiesce(at, n.alpha, n.alpha + 1, n.ply);
             if s <= n.alpha {
                 return Some(s);
             }
@@ -320,7 +350,12 @@ impl<'a> Worker<'a> {
         self.stack[n.ply].piece_to = None;
         self.stack[n.ply].null = true;
         self.keys.push(n.key);
-        let s = -self.negamax(&child, n.depth - r, -n.beta, -n.beta + 1, n.ply + 1, !n.cut);
+        // The side that passed was not in check, so the other side is not either.
+        let at = At {
+            pos: &child,
+            in_check: false,
+        };
+        let s = -self.negamax(at, n.depth - r, -n.beta, -n.beta + 1, n.ply + 1, !n.cut);
         self.keys.pop();
         self.stack[n.ply].null = false;
         if self.aborted || s < n.beta {
@@ -331,7 +366,11 @@ impl<'a> Worker<'a> {
             return Some(s);
         }
         self.nmp_min_ply = n.ply + 3 * (n.depth - r) as usize / 4;
-        let v = self.negamax(pos, n.depth - r, n.beta - 1, n.beta, n.ply, false);
+        let at = At {
+            pos,
+            in_check: false,
+        };
+        let v = self.negamax(at, n.depth - r, n.beta - 1, n.beta, n.ply, false);
         self.nmp_min_ply = 0;
         (v >= n.beta).then_some(s)
     }
@@ -383,21 +422,28 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let child = pos.play_unchecked(rules, m);
+            self.sh.tt.prefetch(child.hash());
+            let quiet = !is_noisy(pos, m);
+            let gives_check = child.in_check(rules);
+            let hist = self.move_history(pos, m, n.ply, quiet);
+            // Pruning comes before the legality test: a pruned move needs none. It only
+            // happens once a legal move has been searched, so mates are still recognised.
+            let may_prune = n.ply > 0 && best_score > -MATE_BOUND && n.alpha.abs() < MATE_BOUND;
+            if may_prune && self.prune_move(pos, m, &n, count + 1, (quiet, gives_check, hist)) {
+                continue;
+            }
             let us = pos.side_to_move();
             if child.is_attacked(rules, child.king_square(us), us.other()) {
                 continue;
             }
             count += 1;
-            let quiet = !is_noisy(pos, m);
-            let gives_check = child.in_check(rules);
-            let hist = self.move_history(pos, m, n.ply, quiet);
-            let may_prune = n.ply > 0 && best_score > -MATE_BOUND && n.alpha.abs() < MATE_BOUND;
-            if may_prune && self.prune_move(pos, m, &n, count, (quiet, gives_check, hist)) {
-                continue;
-            }
             self.stack[n.ply].piece_to = Some(self.history.piece_to(pos, m));
             let r = self.reduction(&n, m, count, quiet, gives_check, hist, killers);
-            let score = self.pvs(&child, &n, count, r);
+            let at = At {
+                pos: &child,
+                in_check: gives_check,
+            };
+            let score = self.pvs(at, &n, count, r);
             if self.aborted {
                 break;
             }
@@ -442,7 +488,7 @@ impl<'a> Worker<'a> {
 
     /// The child search: full window for the first move, then a reduced null-window probe,
     /// re-searched at full depth and then with the full window when it beats alpha.
-    fn pvs(&mut self, child: &Position, n: &Node, count: usize, r: i32) -> i32 {
+    fn pvs(&mut self, child: At, n: &Node, count: usize, r: i32) -> i32 {
         let d = n.depth - 1;
         let ply = n.ply + 1;
         if count == 1 {
@@ -573,12 +619,12 @@ impl<'a> Worker<'a> {
 
     /// Quiescence: stand pat, then captures and promotions that do not lose material (every
     /// move when in check).
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, at: At, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let (pos, in_check) = (at.pos, at.in_check);
         if let Some(s) = self.enter_node(pos, alpha, ply) {
             return s;
         }
         let rules = self.sh.rules;
-        let in_check = pos.in_check(rules);
         let key = pos.hash();
         let hit = self.sh.tt.probe(key);
         if let Some(s) = tt_cutoff(hit, 0, alpha, beta, ply, beta - alpha > 1) {
@@ -620,13 +666,14 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let child = pos.play_unchecked(rules, m);
+            self.sh.tt.prefetch(child.hash());
             let us = pos.side_to_move();
             if child.is_attacked(rules, child.king_square(us), us.other()) {
                 continue;
             }
             legal += 1;
             self.stack[ply].piece_to = Some(self.history.piece_to(pos, m));
-            let s = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let s = -self.quiesce(At::new(rules, &child), -beta, -alpha, ply + 1);
             if self.aborted {
                 break;
             }
