@@ -10,6 +10,7 @@
 //! Several threads search the same root and share the table (Lazy SMP). Nothing here names a
 //! variant: everything comes from the compiled rules.
 
+pub mod checks;
 pub mod eval;
 pub mod history;
 pub mod limits;

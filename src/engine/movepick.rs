@@ -245,10 +245,18 @@ impl MovePicker {
 
     fn quiet(&mut self) -> Option<Move> {
         while !self.skip_quiets && self.next < self.moves.len() {
-            let m = pick_best(
-                &mut self.moves[self.noisy_end..],
-                self.next - self.noisy_end,
-            );
+            let i = self.next - self.noisy_end;
+            let quiets = &mut self.moves[self.noisy_end..];
+            // The first few by selection (a cut-off usually comes early); a node that gets
+            // further sorts the rest once instead of scanning them for every move.
+            let m = if i < QUIETS_BY_SELECTION {
+                pick_best(quiets, i)
+            } else {
+                if i == QUIETS_BY_SELECTION {
+                    quiets[i..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+                }
+                quiets[i].0
+            };
             self.next += 1;
             if Some(m) == self.tt_move || self.killers.contains(&Some(m)) || Some(m) == self.counter
             {
@@ -269,6 +277,9 @@ impl MovePicker {
         None
     }
 }
+
+/// Quiet moves handed out by selection before the rest are sorted.
+const QUIETS_BY_SELECTION: usize = 3;
 
 /// Swaps the best-scored move of `moves[i..]` into place `i` and returns it.
 fn pick_best(moves: &mut [(Move, i32)], i: usize) -> Move {

@@ -5,6 +5,7 @@
 //!
 //! Every pruning rule is a short named function; none of them knows a variant.
 
+use super::checks::gives_check;
 use super::eval::Evaluator;
 use super::history::{bonus, History, PieceTo};
 use super::movepick::{is_noisy, MovePicker, PickContext, PickMode};
@@ -421,17 +422,22 @@ impl<'a> Worker<'a> {
             if n.ply == 0 && self.root_excluded.contains(&m) {
                 continue;
             }
-            let child = pos.play_unchecked(rules, m);
-            self.sh.tt.prefetch(child.hash());
             let quiet = !is_noisy(pos, m);
-            let gives_check = child.in_check(rules);
+            let mut child = None;
+            let gives_check = gives_check(rules, pos, m).unwrap_or_else(|| {
+                let c = child.insert(pos.play_unchecked(rules, m));
+                c.in_check(rules)
+            });
             let hist = self.move_history(pos, m, n.ply, quiet);
-            // Pruning comes before the legality test: a pruned move needs none. It only
-            // happens once a legal move has been searched, so mates are still recognised.
+            // Pruning comes before the move is made and tested for legality: a pruned move
+            // needs neither. It only happens once a legal move has been searched, so mates
+            // are still recognised.
             let may_prune = n.ply > 0 && best_score > -MATE_BOUND && n.alpha.abs() < MATE_BOUND;
             if may_prune && self.prune_move(pos, m, &n, count + 1, (quiet, gives_check, hist)) {
                 continue;
             }
+            let child = child.unwrap_or_else(|| pos.play_unchecked(rules, m));
+            self.sh.tt.prefetch(child.hash());
             let us = pos.side_to_move();
             if child.is_attacked(rules, child.king_square(us), us.other()) {
                 continue;
