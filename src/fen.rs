@@ -396,8 +396,8 @@ fn parse_adjustment(rules: &Rules, text: &str) -> Result<ByColour<Bitboard>, Fen
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Colour;
     use crate::catalog;
+    use crate::piece::Colour;
 
     #[test]
     fn text_round_trips_through_a_setup() {
@@ -453,7 +453,11 @@ h_side = { king = "k", rook = "j" }
             .iter()
             .all(|c| matches!(c.rook, CastlingRook::Outermost(_))));
         let pos = crate::Position::from_fen(&rules, fen).unwrap();
-        let white: Vec<_> = pos.castling_rooks(Colour::White).into_iter().flatten().collect();
+        let white: Vec<_> = pos
+            .castling_rooks(Colour::White)
+            .into_iter()
+            .flatten()
+            .collect();
         assert_eq!(white, vec![0, 11], "a1 and l1");
     }
 }

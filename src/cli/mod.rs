@@ -10,6 +10,6 @@ pub mod pipe;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod tune;
 pub mod uci_client;
 pub mod worker;
-pub mod tune;

@@ -1,7 +1,7 @@
 //! Does a move give check? Answered from the tables without making the move, so the search
 //! can decide to prune a move (checks are never pruned) before paying for it.
 
-use crate::position::{Move, MoveKind, Position, NO_PROMO};
+use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
 
 /// Whether `m` (pseudo-legal in `pos`) attacks the other king once made: directly by the
@@ -13,17 +13,12 @@ pub fn gives_check(rules: &Rules, pos: &Position, m: Move) -> Option<bool> {
         return None;
     }
     let us = pos.side_to_move();
-    let (t, _) = pos.piece_at(m.from)?;
-    let moved = if m.promo != NO_PROMO {
-        m.promo as usize
-    } else {
-        t
-    };
+    let moved = m.promo.unwrap_or(pos.piece_at(m.from)?.kind).index();
     let pm = rules.piece_moves(us, moved);
     if !pm.hoppers.is_empty() || pm.specials.iter().any(|sp| sp.capture) {
         return None;
     }
-    let king = pos.king_square(us ^ 1);
+    let king = pos.king_square(us.other());
     let k = king as usize;
     let lines = rules.rider_reach[us][k];
     let special = !rules.special_attackers[us].is_empty() || !rules.hopper_attackers[us].is_empty();
@@ -41,7 +36,7 @@ pub fn gives_check(rules: &Rules, pos: &Position, m: Move) -> Option<bool> {
     }
     for rd in pm.riders.iter().filter(|rd| rd.capture) {
         let rt = &rules.rays[rd.ray];
-        if rt.rays[m.to as usize].has(king) && rt.attacks(rules, m.to, occ).has(king) {
+        if rt.rays[m.to as usize].has(king) && rt.attacks(m.to, occ).has(king) {
             return Some(true);
         }
     }
@@ -63,7 +58,7 @@ pub fn gives_check(rules: &Rules, pos: &Position, m: Move) -> Option<bool> {
         // `to` holds no piece of ours in `pos`, so a blocker there is the moved piece,
         // whose own attack was tested above.
         if let Some(b) = rt.first_blocker(king, occ) {
-            if ours.has(b) && pos.piece_at(b).is_some_and(|(t, _)| mask >> t & 1 != 0) {
+            if ours.has(b) && mask >> pos.kind_at(b) & 1 != 0 {
                 return Some(true);
             }
         }
@@ -82,12 +77,13 @@ mod tests {
     fn agrees_with_make_and_test() {
         let mut rng = 0x1234_5678_u64;
         let mut settled = 0;
-        for v in ["chess", "mrc", "mrc64", "merc", "icrc", "pmrc", "shako", "grand", "maura"] {
+        for v in [
+            "chess", "mrc", "mrc64", "merc", "icrc", "pmrc", "shako", "grand", "maura",
+        ] {
             let rules = catalog::load_rules(v).unwrap();
             for game in 0..6u64 {
-                let sp = crate::setup::from_id(&rules.variant, game * 37).unwrap_or_else(|_| {
-                    crate::setup::from_id(&rules.variant, 0).unwrap()
-                });
+                let sp = crate::setup::from_id(&rules.variant, game * 37)
+                    .unwrap_or_else(|_| crate::setup::from_id(&rules.variant, 0).unwrap());
                 let fen = crate::setup::start_fen(&rules.variant, &sp);
                 let mut pos = Position::from_fen(&rules, &fen).unwrap();
                 for _ in 0..80 {
@@ -97,9 +93,16 @@ mod tests {
                         let child = pos.play_unchecked(&rules, m);
                         if let Some(c) = gives_check(&rules, &pos, m) {
                             settled += 1;
-                            let them = pos.side_to_move() ^ 1;
-                            let truth = child.is_attacked(&rules, child.king_square(them), them ^ 1);
-                            assert_eq!(c, truth, "{v} {} {}", pos.to_fen(&rules.variant), m.uci(&rules));
+                            let them = pos.side_to_move().other();
+                            let truth =
+                                child.is_attacked(&rules, child.king_square(them), them.other());
+                            assert_eq!(
+                                c,
+                                truth,
+                                "{v} {} {}",
+                                pos.fen(&rules),
+                                m.uci(&rules)
+                            );
                         }
                     }
                     let legal = pos.legal_moves(&rules);

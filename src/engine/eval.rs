@@ -110,23 +110,6 @@ impl Evaluator {
         let geo = &rules.geo;
         let n = geo.squares();
         let ranks = geo.ranks as usize;
-        let mut centre = vec![0; rules.n_types * n];
-        for t in 0..rules.n_types {
-            let pm = rules.piece_moves(Colour::White, t);
-            let mob: Vec<i32> = (0..n as Square)
-                .map(|sq| {
-                    let mut reach = pm.leap_quiet[sq as usize] | pm.leap_capture[sq as usize];
-                    for rd in &pm.riders {
-                        reach |= rules.rays[rd.ray].attacks(sq, Bitboard::EMPTY);
-                    }
-                    reach.count() as i32
-                })
-                .collect();
-            let avg = mob.iter().sum::<i32>() / n.max(1) as i32;
-            for sq in 0..n {
-                centre[t * n + sq] = mob[sq] - avg;
-            }
-        }
         let rel_rank = Colour::ALL.map(|c| {
             (0..n as Square)
                 .map(|sq| {
@@ -150,56 +133,7 @@ impl Evaluator {
                 })
                 .collect()
         });
-        let file_bb: Vec<Bitboard> = (0..geo.files)
-            .map(|f| {
-                (0..n as Square)
-                    .filter(|&s| geo.file(s) == f)
-                    .map(Bitboard::from_square)
-                    .fold(Bitboard::EMPTY, |a, b| a | b)
-            })
-            .collect();
-        let adjacent_files: Vec<Bitboard> = (0..geo.files as usize)
-            .map(|f| {
-                let l = if f > 0 {
-                    file_bb[f - 1]
-                } else {
-                    Bitboard::EMPTY
-                };
-                let r = file_bb.get(f + 1).copied().unwrap_or(Bitboard::EMPTY);
-                l | r
-            })
-            .collect();
-        let ahead = |c: Colour, sq: Square, s: Square| {
-            if c == Colour::White {
-                geo.rank(s) > geo.rank(sq)
-            } else {
-                geo.rank(s) < geo.rank(sq)
-            }
-        };
-        let front_file = Colour::ALL.map(|c| {
-            (0..n as Square)
-                .map(|sq| {
-                    let f = geo.file(sq) as usize;
-                    file_bb[f]
-                        .into_iter()
-                        .filter(|&s| ahead(c, sq, s))
-                        .map(Bitboard::from_square)
-                        .fold(Bitboard::EMPTY, |a, b| a | b)
-                })
-                .collect()
-        });
-        let front_span = Colour::ALL.map(|c| {
-            (0..n as Square)
-                .map(|sq| {
-                    let f = geo.file(sq) as usize;
-                    (file_bb[f] | adjacent_files[f])
-                        .into_iter()
-                        .filter(|&s| ahead(c, sq, s))
-                        .map(Bitboard::from_square)
-                        .fold(Bitboard::EMPTY, |a, b| a | b)
-                })
-                .collect()
-        });
+        let (adjacent_files, front_file, front_span) = pawn_spans(rules);
         let cf = (geo.files as f64 - 1.0) / 2.0;
         let cr = (geo.ranks as f64 - 1.0) / 2.0;
         let centre_distance = (0..n as Square)
@@ -209,25 +143,10 @@ impl Evaluator {
                 (df.max(dr) * 2.0) as i32
             })
             .collect();
-        let phase_value: Vec<i32> = (0..rules.n_types)
-            .map(|t| {
-                if t == rules.royal || Some(t) == rules.pawn {
-                    0
-                } else {
-                    rules.variant.pieces[t].value.max(0)
-                }
-            })
-            .collect();
-        let army: i32 = rules
-            .variant
-            .setup
-            .army
-            .iter()
-            .map(|&t| phase_value.get(t).copied().unwrap_or(0))
-            .sum();
+        let (phase_value, full_phase) = phase_values(rules);
         Evaluator {
             weights,
-            centre,
+            centre: centre_table(rules),
             rel_rank,
             promo_distance,
             front_span,
@@ -235,7 +154,7 @@ impl Evaluator {
             adjacent_files,
             centre_distance,
             phase_value,
-            full_phase: (2 * army).max(1),
+            full_phase,
         }
     }
 
@@ -470,6 +389,106 @@ impl Evaluator {
             sink.add(c, l.king_shield, shield);
         }
     }
+}
+
+/// Per file the files beside it; per colour and square the squares ahead on the file, and
+/// ahead on the file and the files beside it (passed, doubled and isolated pawns).
+#[allow(clippy::type_complexity)]
+fn pawn_spans(rules: &Rules) -> (Vec<Bitboard>, [Vec<Bitboard>; 2], [Vec<Bitboard>; 2]) {
+    let geo = &rules.geo;
+    let n = geo.squares();
+    let file_bb: Vec<Bitboard> = (0..geo.files)
+        .map(|f| {
+            (0..n as Square)
+                .filter(|&s| geo.file(s) == f)
+                .map(Bitboard::from_square)
+                .fold(Bitboard::EMPTY, |a, b| a | b)
+        })
+        .collect();
+    let adjacent_files: Vec<Bitboard> = (0..geo.files as usize)
+        .map(|f| {
+            let l = if f > 0 {
+                file_bb[f - 1]
+            } else {
+                Bitboard::EMPTY
+            };
+            let r = file_bb.get(f + 1).copied().unwrap_or(Bitboard::EMPTY);
+            l | r
+        })
+        .collect();
+    let ahead = |c: Colour, sq: Square, s: Square| {
+        if c == Colour::White {
+            geo.rank(s) > geo.rank(sq)
+        } else {
+            geo.rank(s) < geo.rank(sq)
+        }
+    };
+    let span = |c: Colour, sq: Square, files: Bitboard| {
+        files
+            .into_iter()
+            .filter(|&s| ahead(c, sq, s))
+            .map(Bitboard::from_square)
+            .fold(Bitboard::EMPTY, |a, b| a | b)
+    };
+    let front_file = Colour::ALL.map(|c| {
+        (0..n as Square)
+            .map(|sq| span(c, sq, file_bb[geo.file(sq) as usize]))
+            .collect()
+    });
+    let front_span = Colour::ALL.map(|c| {
+        (0..n as Square)
+            .map(|sq| {
+                let f = geo.file(sq) as usize;
+                span(c, sq, file_bb[f] | adjacent_files[f])
+            })
+            .collect()
+    });
+    (adjacent_files, front_file, front_span)
+}
+
+/// Per kind and square: empty-board mobility minus the kind's average over the board.
+fn centre_table(rules: &Rules) -> Vec<i32> {
+    let n = rules.geo.squares();
+    let mut centre = vec![0; rules.n_types * n];
+    for t in 0..rules.n_types {
+        let pm = rules.piece_moves(Colour::White, t);
+        let mob: Vec<i32> = (0..n as Square)
+            .map(|sq| {
+                let mut reach = pm.leap_quiet[sq as usize] | pm.leap_capture[sq as usize];
+                for rd in &pm.riders {
+                    reach |= rules.rays[rd.ray].attacks(sq, Bitboard::EMPTY);
+                }
+                reach.count() as i32
+            })
+            .collect();
+        let avg = mob.iter().sum::<i32>() / n.max(1) as i32;
+        for sq in 0..n {
+            centre[t * n + sq] = mob[sq] - avg;
+        }
+    }
+    centre
+}
+
+/// Per kind its share of the game phase (the file values of the non-pawn pieces), and the
+/// phase of the whole army on the board.
+fn phase_values(rules: &Rules) -> (Vec<i32>, i32) {
+    let phase_value: Vec<i32> = (0..rules.n_types)
+        .map(|t| {
+            if t == rules.royal || Some(t) == rules.pawn {
+                0
+            } else {
+                rules.variant.pieces[t].value.max(0)
+            }
+        })
+        .collect();
+    let army: i32 = rules
+        .variant
+        .setup
+        .army
+        .iter()
+        .map(|&t| phase_value.get(t).copied().unwrap_or(0))
+        .sum();
+    (phase_value, (2 * army).max(1))
 }
 
 /// The squares the king of colour `c` could step to.

@@ -185,15 +185,7 @@ impl<'a> Worker<'a> {
         self.negamax(At::new(self.sh.rules, pos), depth, alpha, beta, 0, false)
     }
 
-    fn negamax(
-        &mut self,
-        at: At,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        cut: bool,
-    ) -> i32 {
+    fn negamax(&mut self, at: At, depth: i32, alpha: i32, beta: i32, ply: usize, cut: bool) -> i32 {
         let (pos, in_check) = (at.pos, at.in_check);
         // Check extension, limited so that perpetual checks cannot grow the tree forever.
         let depth = depth + (in_check && ply < 2 * self.root_depth as usize) as i32;

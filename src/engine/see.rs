@@ -146,7 +146,10 @@ fn cheapest(vals: &SeeValues, pos: &Position, set: Bitboard) -> (usize, Square) 
         }
     }
     // Unreachable for a consistent position; treat as the first square.
-    (pos.piece_at(set.lsb()).map_or(0, |p| p.kind.index()), set.lsb())
+    (
+        pos.piece_at(set.lsb()).map_or(0, |p| p.kind.index()),
+        set.lsb(),
+    )
 }
 
 #[cfg(test)]

@@ -34,7 +34,11 @@ struct Counts(Vec<f32>);
 
 impl TermSink for Counts {
     fn add(&mut self, colour: Colour, param: usize, n: i32) {
-        self.0[param] += if colour == Colour::White { n as f32 } else { -n as f32 };
+        self.0[param] += if colour == Colour::White {
+            n as f32
+        } else {
+            -n as f32
+        };
     }
 }
 

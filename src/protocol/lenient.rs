@@ -42,8 +42,8 @@ fn warning(e: &PositionError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Colour;
     use crate::catalog;
+    use crate::piece::Colour;
 
     #[test]
     fn impossible_en_passant_square_is_ignored() {
@@ -78,7 +78,10 @@ mod tests {
         let got = lenient_position(&rules, fen).unwrap();
         assert_eq!(got.warnings.len(), 1, "{:?}", got.warnings);
         assert!(got.warnings[0].starts_with("castling right `C` dropped"));
-        assert_eq!(got.position.castling_rooks(Colour::White)[1], g.parse_square("i1"));
+        assert_eq!(
+            got.position.castling_rooks(Colour::White)[1],
+            g.parse_square("i1")
+        );
         assert_eq!(got.position.castling_rooks(Colour::Black), b);
     }
 

@@ -5,12 +5,12 @@
 use super::api::ApiError;
 use super::pieces;
 use super::variants::Entry;
-use modern_chess::Colour;
 use modern_chess::game::Game;
 use modern_chess::notation;
 use modern_chess::pgn;
 use modern_chess::position::{Move, MoveKind, Position};
 use modern_chess::rules::Rules;
+use modern_chess::Colour;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;

@@ -4,11 +4,11 @@
 
 use super::room::{Room, MAX_LEVEL};
 use super::server::{lock, RoomRef, Server};
-use modern_chess::Colour;
 use modern_chess::engine::{Engine, Limits, SearchInfo};
 use modern_chess::notation;
 use modern_chess::position::Position;
 use modern_chess::rules::Rules;
+use modern_chess::Colour;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

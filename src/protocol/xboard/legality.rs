@@ -70,7 +70,10 @@ pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
             }
         }
     }
-    if Colour::ALL.iter().any(|&c| !pos.adjust_rights(c).is_empty()) {
+    if Colour::ALL
+        .iter()
+        .any(|&c| !pos.adjust_rights(c).is_empty())
+    {
         dropped.push("Bishop Adjustment".to_string());
     }
     let six = pos.fen_six(rules);
@@ -91,8 +94,8 @@ pub fn gui_checkable(rules: &Rules, pos: &Position) -> (Position, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Colour;
     use crate::catalog;
+    use crate::piece::Colour;
     use crate::protocol::{choose_start, StartChoice};
 
     fn start(variant: &str, back: &str) -> (Rules, Position) {
@@ -128,6 +131,9 @@ mod tests {
         let (rules, pos) = start("mrc64", "RNBQKBNR");
         let (p, _) = gui_checkable(&rules, &pos);
         let g = &rules.geo;
-        assert_eq!(p.castling_rooks(Colour::White), [None, g.parse_square("h1")]);
+        assert_eq!(
+            p.castling_rooks(Colour::White),
+            [None, g.parse_square("h1")]
+        );
     }
 }

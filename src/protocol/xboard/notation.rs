@@ -167,7 +167,9 @@ fn castling_letters(rules: &Rules, pos: &Position) -> String {
             let rook_t = rules.castle_rook;
             let outer: Vec<u8> = (0..g.files)
                 .filter(|&f| if side == 1 { f > king } else { f < king })
-                .filter(|&f| rook_t.is_some_and(|t| pos.pieces_of(colour, t).has(g.square(f, rank))))
+                .filter(|&f| {
+                    rook_t.is_some_and(|t| pos.pieces_of(colour, t).has(g.square(f, rank)))
+                })
                 .collect();
             let outermost = if side == 1 {
                 outer.last()
