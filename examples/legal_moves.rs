@@ -14,8 +14,8 @@ fn main() {
         let fen = if choice.contains('/') && choice.contains(' ') {
             choice.clone()
         } else {
-            let sp = setup::parse_back_rank(&rules.variant, &choice)?;
-            setup::start_fen(&rules.variant, &sp)
+            let sp = setup::parse_back_rank(rules.variant(), &choice)?;
+            setup::start_fen(rules.variant(), &sp)
         };
         let pos = Position::from_fen(&rules, &fen).map_err(|e| e.to_string())?;
         print!("{}", pos.diagram(&rules));

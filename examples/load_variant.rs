@@ -15,9 +15,15 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let v = &rules.variant;
-    println!("{} ({}), {}x{} board", v.name, v.short, v.files, v.ranks);
-    for p in &v.pieces {
+    let v = rules.variant();
+    println!(
+        "{} ({}), {}x{} board",
+        v.name(),
+        v.short(),
+        v.files(),
+        v.ranks()
+    );
+    for p in v.pieces() {
         let role = if p.royal {
             " royal"
         } else if p.pawn {
@@ -35,7 +41,7 @@ fn main() {
         );
     }
     println!("start positions: {}", setup::count(v));
-    if let Some(c) = &v.castling {
+    if let Some(c) = &v.castling() {
         for s in &c.sides {
             println!(
                 "castling {}: king to file {}, rook to file {}",
@@ -45,11 +51,11 @@ fn main() {
             );
         }
     }
-    if let Some(a) = &v.adjustment {
-        let partners: String = a.partners.iter().map(|&i| v.pieces[i].letter).collect();
+    if let Some(a) = &v.adjustment() {
+        let partners: String = a.partners.iter().map(|&i| v.pieces()[i].letter).collect();
         println!(
             "Bishop Adjustment: {} may swap with {partners}",
-            v.pieces[a.piece].letter
+            v.pieces()[a.piece].letter
         );
     }
     println!("compiled tables: {} bytes", rules.table_bytes());

@@ -2,7 +2,7 @@
 //!
 //! `cargo run --example random_game -- merc 42`
 
-use modern_chess::game::Game;
+use modern_chess::Game;
 use modern_chess::{catalog, pgn, setup, Position};
 
 fn main() {
@@ -23,7 +23,7 @@ fn main() {
         seed ^= seed << 17;
         seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
-    let v = &rules.variant;
+    let v = rules.variant();
     let id = next() % setup::count(v);
     let start = setup::from_id(v, id).expect("id below the count");
     let pos = Position::from_start(&rules, &start).expect("a legal start position");

@@ -14,12 +14,12 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let v = &rules.variant;
+    let v = rules.variant();
     let mut ids: Vec<u64> = args.filter_map(|a| a.parse().ok()).collect();
     if ids.is_empty() {
         ids = (0..setup::count(v).min(10)).collect();
     }
-    println!("{} has {} start positions", v.short, setup::count(v));
+    println!("{} has {} start positions", v.short(), setup::count(v));
     for id in ids {
         match setup::from_id(v, id) {
             Ok(sp) => println!(

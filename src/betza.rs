@@ -9,12 +9,15 @@
 //! cannon is `mRcpR`) and `g` (grasshopper: land on the square just beyond the first piece).
 //! A piece is the union of its components, so the Prime Minister is `BN`.
 
+use grammar::{BetzaParser, Rule};
 use pest::Parser;
-use pest_derive::Parser;
 
-#[derive(Parser)]
-#[grammar = "betza.pest"]
-struct BetzaParser;
+/// The pest parser and its generated `Rule` enum, kept out of the public API.
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "betza.pest"]
+    pub(super) struct BetzaParser;
+}
 
 /// How a rider treats the first piece on its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -39,10 +42,15 @@ pub struct MoveAtom {
     pub dr: i8,
     /// 1 for a leaper, 0 for an unlimited rider, n for a rider of at most n steps.
     pub range: u8,
+    /// It may move to an empty square (no `c` mode).
     pub quiet: bool,
+    /// It may capture on the square (no `m` mode).
     pub capture: bool,
+    /// `e`: it may capture en passant (a pawn's diagonal step).
     pub en_passant: bool,
+    /// `i`: only from the piece's initial rank (a pawn's double step).
     pub initial: bool,
+    /// `n`: lame, every square on the straight path must be empty (the xiangqi horse).
     pub lame: bool,
     /// Hopper modifiers (`p`, `g`); riders only.
     pub hop: Hop,
@@ -51,7 +59,9 @@ pub struct MoveAtom {
 /// A Betza string that does not parse, with the character offset where it went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BetzaError {
+    /// Character offset (from 0) in the Betza string where the problem is.
     pub offset: usize,
+    /// What is wrong, in words.
     pub message: String,
 }
 

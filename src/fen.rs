@@ -65,6 +65,23 @@ impl CastlingRight {
 /// A position as a FEN describes it, not necessarily legal: build one by hand or with
 /// [`parse_fen`], then make a [`Position`](crate::position::Position) of it with
 /// [`Position::from_setup`](crate::position::Position::from_setup).
+///
+/// ```
+/// use modern_chess::{catalog, parse_fen, Colour, Position, PositionError};
+///
+/// let rules = catalog::load_rules("chess").unwrap();
+/// let mut setup = parse_fen(&rules, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+/// setup.turn = Colour::Black;
+/// let pos = Position::from_setup(&rules, setup.clone()).unwrap();
+/// assert_eq!(pos.side_to_move(), Colour::Black);
+///
+/// // A setup may be anything; the position it makes must be legal.
+/// setup.board.iter_mut().for_each(|sq| *sq = None);
+/// assert!(matches!(
+///     Position::from_setup(&rules, setup),
+///     Err(PositionError::MissingRoyal { .. })
+/// ));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The piece on each square, indexed by square (`rank * files + file`); one entry per

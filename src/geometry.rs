@@ -11,9 +11,6 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// A square index on the variant's board (`rank * files + file`).
 pub type Square = u8;
 
-/// Marker for "no square" in compact fields.
-pub const NO_SQUARE: Square = u8::MAX;
-
 /// Largest board the bitboard can hold.
 pub const MAX_SQUARES: usize = 128;
 
@@ -22,32 +19,40 @@ pub const MAX_SQUARES: usize = 128;
 pub struct Bitboard(pub u128);
 
 impl Bitboard {
+    /// The set with no square.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq)
     }
+    /// Is `sq` in the set?
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
         (self.0 >> sq) & 1 != 0
     }
+    /// Adds `sq` to the set.
     #[inline]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1u128 << sq;
     }
+    /// Removes `sq` from the set.
     #[inline]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u128 << sq);
     }
+    /// Does the set hold no square?
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// Does the set hold at least one square?
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
+    /// How many squares the set holds.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -62,6 +67,7 @@ impl Bitboard {
     pub const fn msb(self) -> Square {
         (127 - self.0.leading_zeros()) as Square
     }
+    /// Does the set hold two squares or more (cheaper than `count() > 1`)?
     #[inline]
     pub const fn more_than_one(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
@@ -120,27 +126,34 @@ impl fmt::Debug for Bitboard {
 /// The shape of a board: how many files and ranks, and the squares that exist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
+    /// Number of files (columns), `a` upwards.
     pub files: u8,
+    /// Number of ranks (rows), `1` upwards.
     pub ranks: u8,
 }
 
 impl Geometry {
+    /// A board of `files` by `ranks`; at most [`MAX_SQUARES`] squares in all.
     pub fn new(files: u8, ranks: u8) -> Geometry {
         debug_assert!(files as usize * ranks as usize <= MAX_SQUARES);
         Geometry { files, ranks }
     }
+    /// How many squares the board has (square indices are `0..squares()`).
     #[inline]
     pub fn squares(&self) -> usize {
         self.files as usize * self.ranks as usize
     }
+    /// The square on `file` and `rank` (both from 0); the caller keeps them on the board.
     #[inline]
     pub fn square(&self, file: u8, rank: u8) -> Square {
         rank * self.files + file
     }
+    /// The file of `sq`, from 0 (`a`).
     #[inline]
     pub fn file(&self, sq: Square) -> u8 {
         sq % self.files
     }
+    /// The rank of `sq`, from 0 (rank `1`).
     #[inline]
     pub fn rank(&self, sq: Square) -> u8 {
         sq / self.files
@@ -156,6 +169,7 @@ impl Geometry {
             None
         }
     }
+    /// Every square of the board.
     pub fn all(&self) -> Bitboard {
         let n = self.squares();
         if n == 128 {
@@ -164,6 +178,7 @@ impl Geometry {
             Bitboard((1u128 << n) - 1)
         }
     }
+    /// Every square of one rank (from 0).
     pub fn rank_mask(&self, rank: u8) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         for f in 0..self.files {
@@ -181,12 +196,15 @@ impl Geometry {
         }
         b
     }
+    /// Is `sq` a dark square (as `a1` is)? Colourbound pieces keep to one colour.
     pub fn is_dark(&self, sq: Square) -> bool {
         (self.file(sq) + self.rank(sq)).is_multiple_of(2)
     }
+    /// The letter naming a file: 0 is `a`.
     pub fn file_char(file: u8) -> char {
         (b'a' + file) as char
     }
+    /// The algebraic name of `sq`, such as `e4` or `j10`.
     pub fn square_name(&self, sq: Square) -> String {
         format!(
             "{}{}",

@@ -16,9 +16,19 @@ pub enum HashSizeError {
     /// Zero megabytes: the engine needs a table.
     Zero,
     /// More than [`MAX_HASH_MB`].
-    TooLarge { asked: usize, max: usize },
+    TooLarge {
+        /// The size asked for, in MB.
+        asked: usize,
+        /// The largest accepted, in MB.
+        max: usize,
+    },
     /// More than the machine has free (as the caller measured it).
-    NotAvailable { asked: usize, available: usize },
+    NotAvailable {
+        /// The size asked for, in MB.
+        asked: usize,
+        /// The free memory measured, in MB.
+        available: usize,
+    },
 }
 
 impl fmt::Display for HashSizeError {

@@ -6,8 +6,8 @@ mod cli;
 use anyhow::{anyhow, bail, Result};
 use clap::{Parser, Subcommand};
 use cli::common::{chosen_start, position_for, rules_for, Choice};
-use modern_chess::position::Position;
 use modern_chess::setup;
+use modern_chess::Position;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -118,9 +118,9 @@ fn perft(choice: &Choice, divide: bool, depth: u32) -> Result<()> {
 /// `positions`: the count, the list, or one start position with its FEN last.
 fn positions(choice: &Choice, count: bool, list: bool) -> Result<()> {
     let rules = rules_for(choice)?;
-    let v = &rules.variant;
+    let v = rules.variant();
     if count {
-        println!("{} start positions", v.short);
+        println!("{} start positions", v.short());
         println!("{}", setup::count(v));
         return Ok(());
     }

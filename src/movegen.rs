@@ -20,6 +20,19 @@ use std::mem::MaybeUninit;
 pub const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves that lives on the stack (6 KiB).
+///
+/// Generation fills one list, so a search can reuse it without allocating:
+/// ```
+/// use modern_chess::{catalog, MoveList, Position};
+///
+/// let rules = catalog::load_rules("chess").unwrap();
+/// let pos = Position::from_fen(&rules, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+/// let mut list = MoveList::new();
+/// pos.generate_legal(&rules, &mut list);
+/// let uci: Vec<String> = list.iter().map(|m| m.uci(&rules)).collect();
+/// assert!(uci.contains(&"e2e4".to_string()));
+/// assert_eq!(list.len(), pos.legal_moves(&rules).len());
+/// ```
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],

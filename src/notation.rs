@@ -165,19 +165,35 @@ fn strip_annotations(text: &str) -> (&str, Option<char>) {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SanError {
     /// Not a move at all: what is wrong with the text.
-    Syntax { text: String, problem: String },
+    Syntax {
+        /// The text as typed.
+        text: String,
+        /// What is wrong with it, in words.
+        problem: String,
+    },
     /// A well-formed move that cannot be played here, and why.
-    Illegal { text: String, reason: Box<Refusal> },
+    Illegal {
+        /// The text as typed.
+        text: String,
+        /// The first rule that stands in the way (boxed: it is the large variant).
+        reason: Box<Refusal>,
+    },
     /// More than one legal move fits: the moves and their SAN.
     Ambiguous {
+        /// The text as typed.
         text: String,
+        /// Every legal move the text fits.
         moves: Vec<Move>,
+        /// The same moves in SAN, in the same order.
         sans: Vec<String>,
     },
     /// Strict reading only: the move is legal but a mark in the text says otherwise.
     Mismatch {
+        /// The text as typed.
         text: String,
+        /// The move's own SAN.
         san: String,
+        /// Which mark is wrong.
         mark: MarkMismatch,
     },
 }

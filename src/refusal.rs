@@ -18,19 +18,34 @@ use std::fmt;
 pub enum Intent {
     /// SAN: a piece kind (the pawn when no letter), optional origin file and rank, destination.
     Piece {
+        /// The piece kind (index into the variant's pieces).
         kind: usize,
+        /// The origin file the text gives to tell pieces apart (`Nbd2`), from 0.
         file: Option<u8>,
+        /// The origin rank the text gives (`R1a3`), from 0.
         rank: Option<u8>,
+        /// The destination.
         to: Square,
     },
     /// Coordinates: origin and destination squares.
-    Squares { from: Square, to: Square },
+    Squares {
+        /// Where the piece stands.
+        from: Square,
+        /// Where it goes.
+        to: Square,
+    },
     /// Castling on side 0 (queen side, `O-O-O`) or 1.
-    Castle { side: u8 },
+    Castle {
+        /// 0 for the queen side, 1 for the king side.
+        side: u8,
+    },
     /// Bishop Adjustment `Bc<=>Q`: the bishop's letter and file, the partner's letter.
     Adjust {
+        /// The adjusting piece's letter.
         bishop: char,
+        /// The file it stands on, from 0.
         file: u8,
+        /// The letter of the piece it swaps with.
         partner: char,
     },
 }
@@ -38,7 +53,9 @@ pub enum Intent {
 /// A piece on a square, named for a message: "knight on d2".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placed {
+    /// The piece's name for people ("knight").
     pub name: String,
+    /// Its square's name ("d2").
     pub square: String,
 }
 
@@ -54,62 +71,159 @@ impl fmt::Display for Placed {
 pub enum Refusal {
     /// The side to move has no piece of that kind where the text says (`place` is
     /// ` on the g-file`, ` on rank 3`, ` on g3`, or empty).
-    NoSuchPiece { piece: String, place: String },
+    NoSuchPiece {
+        /// The kind's name ("knight").
+        piece: String,
+        /// Where the text looked: ` on the g-file`, ` on rank 3`, ` on g3`, or empty.
+        place: String,
+    },
     /// Coordinates from an empty square.
-    NoPieceOn { square: String },
+    NoPieceOn {
+        /// The empty origin square.
+        square: String,
+    },
     /// Coordinates from the other side's piece.
-    NotYourPiece { piece: Placed },
+    NotYourPiece {
+        /// The other side's piece on the origin square.
+        piece: Placed,
+    },
     /// The piece does not move that way at all.
-    CannotMoveThere { piece: Placed, to: String },
+    CannotMoveThere {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The destination square.
+        to: String,
+    },
     /// No piece of the kind moves that way (several were tried).
-    NoneCanReach { piece: String, to: String },
+    NoneCanReach {
+        /// The kind's name ("knight").
+        piece: String,
+        /// The destination square.
+        to: String,
+    },
     /// The destination holds a piece of the side to move.
-    OwnPieceOnTarget { to: String, occupant: Placed },
+    OwnPieceOnTarget {
+        /// The destination square.
+        to: String,
+        /// The own piece standing there.
+        occupant: Placed,
+    },
     /// A piece stands between.
-    PathBlocked { piece: Placed, blocker: Placed },
+    PathBlocked {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The first piece in the way.
+        blocker: Placed,
+    },
     /// The piece moves there only by capturing, and the square is empty.
-    NothingToCapture { piece: Placed, to: String },
+    NothingToCapture {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The destination square.
+        to: String,
+    },
     /// The piece moves there only without capturing, and an enemy piece stands there.
-    CannotCaptureThere { piece: Placed, occupant: Placed },
+    CannotCaptureThere {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The enemy piece standing there.
+        occupant: Placed,
+    },
     /// An initial-only move (a pawn's double step) from a square that is not the start.
-    OnlyFromStart { piece: Placed, to: String },
+    OnlyFromStart {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The destination square.
+        to: String,
+    },
     /// Moving the piece would expose the king to `pinner`.
-    PinnedToKing { piece: Placed, pinner: Placed },
+    PinnedToKing {
+        /// The piece that was to move.
+        piece: Placed,
+        /// The enemy piece that pins it.
+        pinner: Placed,
+    },
     /// The king is in check and the move does not answer it.
-    InCheck { checkers: Vec<Placed> },
+    InCheck {
+        /// The pieces giving check.
+        checkers: Vec<Placed>,
+    },
     /// The king would stand attacked on its destination.
     KingWouldBeInCheck {
+        /// The destination square.
         to: String,
+        /// An enemy piece attacking the destination, when one is found.
         attacker: Option<Placed>,
     },
     /// The variant has no castling.
     NoCastling,
     /// The king or that rook has moved (or the rook is gone).
-    CastlingRightLost { notation: String },
+    CastlingRightLost {
+        /// The castling as the variant writes it (`O-O`, `O-O-O`).
+        notation: String,
+    },
     /// Castling out of check.
-    CastlingInCheck { notation: String },
+    CastlingInCheck {
+        /// The castling as the variant writes it (`O-O`, `O-O-O`).
+        notation: String,
+    },
     /// A square the king or rook needs is occupied.
-    CastlingBlocked { notation: String, occupant: Placed },
+    CastlingBlocked {
+        /// The castling as the variant writes it (`O-O`, `O-O-O`).
+        notation: String,
+        /// The piece in the way.
+        occupant: Placed,
+    },
     /// The king would pass through or land on an attacked square.
-    CastlingThroughCheck { notation: String, square: String },
+    CastlingThroughCheck {
+        /// The castling as the variant writes it (`O-O`, `O-O-O`).
+        notation: String,
+        /// The attacked square the king would cross or reach.
+        square: String,
+    },
     /// The variant has no Bishop Adjustment.
     NoAdjustment,
     /// No bishop of the side to move on that file.
-    AdjustNoBishop { file: char },
+    AdjustNoBishop {
+        /// The file letter the text gave.
+        file: char,
+    },
     /// No partner with that letter beside the bishop.
-    AdjustPartnerNotBeside { bishop: Placed, partner: String },
+    AdjustPartnerNotBeside {
+        /// The bishop that was to adjust.
+        bishop: Placed,
+        /// The partner's kind name, as the text gave it.
+        partner: String,
+    },
     /// The bishop or the partner has moved (or adjusted) already.
-    AdjustRightUsed { piece: Placed },
+    AdjustRightUsed {
+        /// The piece that was to move.
+        piece: Placed,
+    },
     /// Adjusting out of check.
     AdjustInCheck,
     /// That kind of piece may not be an adjustment partner.
-    AdjustPartnerNotAllowed { partner: Placed },
+    AdjustPartnerNotAllowed {
+        /// The piece the text named as partner.
+        partner: Placed,
+    },
     /// A promotion letter on a move that does not promote.
-    NotAPromotion { letter: char },
+    NotAPromotion {
+        /// The piece letter the text gave.
+        letter: char,
+    },
     /// A pawn reaching the last rank must name its new piece.
-    PromotionNeedsPiece { choices: String },
+    PromotionNeedsPiece {
+        /// The kinds a pawn may become, as letters.
+        choices: String,
+    },
     /// A letter that is not among the promotion pieces.
-    NotAPromotionPiece { letter: char, choices: String },
+    NotAPromotionPiece {
+        /// The piece letter the text gave.
+        letter: char,
+        /// The kinds a pawn may become, as letters.
+        choices: String,
+    },
     /// The move would leave the king attacked (a case none of the above describes).
     LeavesKingInCheck,
     /// Nothing more specific was found.

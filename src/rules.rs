@@ -22,8 +22,6 @@ pub struct RayTable {
     /// True when the square index grows along the ray (first blocker is the lowest bit).
     pub ascending: bool,
     pub rays: Vec<Bitboard>,
-    /// The unlimited ray of the same direction (index into `Rules::rays`).
-    pub full: usize,
     /// A copy of the unlimited ray's table, so cutting a ray at its blocker is one lookup in
     /// the same table rather than two.
     pub beyond: Vec<Bitboard>,
@@ -114,61 +112,72 @@ pub struct CastleSide {
     pub notation: String,
 }
 
-/// The compiled rules of one variant.
+/// The compiled rules of one variant: move, ray and attack tables, castling, promotion and
+/// adjustment data, and the hash keys. Everything else reads a position against them.
+///
+/// Only [`Rules::compile`] makes one, from a [`Variant`] that passed its checks:
+/// ```
+/// use modern_chess::{catalog, Rules};
+///
+/// let rules = Rules::compile(catalog::load("mrc").unwrap());
+/// assert_eq!((rules.geo().files, rules.geo().ranks), (9, 9));
+/// assert_eq!(rules.variant().short(), "MRC");
+/// assert_eq!(rules.letter(modern_chess::Colour::Black, rules.royal()), 'k');
+/// ```
 #[derive(Debug, Clone)]
 pub struct Rules {
-    pub variant: Variant,
-    pub geo: Geometry,
-    pub all: Bitboard,
-    pub dark: Bitboard,
-    pub n_types: usize,
-    pub rays: Vec<RayTable>,
+    pub(crate) variant: Variant,
+    pub(crate) geo: Geometry,
+    pub(crate) all: Bitboard,
+    pub(crate) dark: Bitboard,
+    pub(crate) n_types: usize,
+    pub(crate) rays: Vec<RayTable>,
     /// `moves[colour * n_types + type]`.
-    pub moves: Vec<PieceMoves>,
+    pub(crate) moves: Vec<PieceMoves>,
     /// Per colour: (ray used backwards from the target, bit mask of piece types) for attacks.
-    pub rider_attacks: [Vec<(usize, u32)>; 2],
+    pub(crate) rider_attacks: [Vec<(usize, u32)>; 2],
     /// Per colour: piece types whose special (lame/initial) moves can capture.
-    pub special_attackers: [Vec<usize>; 2],
+    pub(crate) special_attackers: [Vec<usize>; 2],
     /// Per colour: piece types with a capturing hopper move.
-    pub hopper_attackers: [Vec<usize>; 2],
+    pub(crate) hopper_attackers: [Vec<usize>; 2],
     /// Per colour: piece types with a plain leap capture (the only ones the leap test visits).
-    pub leap_attack_types: [Vec<usize>; 2],
+    pub(crate) leap_attack_types: [Vec<usize>; 2],
     /// Per colour and square: every square from which some piece of that colour could capture
     /// the square with a plain leap (one test rules out all leapers).
-    pub leap_reach: [Vec<Bitboard>; 2],
+    pub(crate) leap_reach: [Vec<Bitboard>; 2],
     /// Per colour: bit mask of the piece types with a capturing rider move.
-    pub rider_types: [u32; 2],
+    pub(crate) rider_types: [u32; 2],
     /// Per colour and square: every square from which some rider of that colour could capture
     /// the square on an empty board (one test rules out all riders).
-    pub rider_reach: [Vec<Bitboard>; 2],
-    pub royal: usize,
-    pub pawn: Option<usize>,
+    pub(crate) rider_reach: [Vec<Bitboard>; 2],
+    pub(crate) royal: usize,
+    pub(crate) pawn: Option<usize>,
     /// Per colour, the rank where promotion is compulsory (the zone's last).
-    pub promotion_zone: [Bitboard; 2],
+    pub(crate) promotion_zone: [Bitboard; 2],
     /// Per colour, the zone's ranks before the last, where promotion is optional.
-    pub promotion_optional: [Bitboard; 2],
-    pub promotion_to: Vec<usize>,
+    pub(crate) promotion_optional: [Bitboard; 2],
+    pub(crate) promotion_to: Vec<usize>,
     /// With `only_captured`: per kind, how many a side has at the start (it may promote to a
     /// kind only while it has fewer).
-    pub promotion_limit: Option<Vec<u32>>,
+    pub(crate) promotion_limit: Option<Vec<u32>>,
     /// Per colour, campmate squares: a royal piece there wins.
-    pub campmate: [Bitboard; 2],
+    pub(crate) campmate: [Bitboard; 2],
     /// Some rule ends the game before any move (bare king, campmate, extinction).
-    pub rule_ends: bool,
+    pub(crate) rule_ends: bool,
     /// Castling rank per colour (White's piece rank, mirrored for Black).
-    pub castle_rank: [u8; 2],
-    pub castle_rook: Option<usize>,
-    pub castle_sides: Option<[CastleSide; 2]>,
-    pub adjust_piece: Option<usize>,
+    pub(crate) castle_rank: [u8; 2],
+    pub(crate) castle_rook: Option<usize>,
+    pub(crate) castle_sides: Option<[CastleSide; 2]>,
+    pub(crate) adjust_piece: Option<usize>,
     /// Bit mask of piece types a bishop may adjust with.
-    pub adjust_partners: u32,
+    pub(crate) adjust_partners: u32,
     /// Piece-rank per colour (for the adjustment field).
-    pub piece_rank: [u8; 2],
+    pub(crate) piece_rank: [u8; 2],
     /// Types with an `e` (en passant) capture.
-    pub ep_types: Vec<usize>,
+    pub(crate) ep_types: Vec<usize>,
     /// Per piece type: the most moves one such piece can ever have (see [`move_bound`]).
-    pub move_bound: Vec<usize>,
-    pub zobrist: Zobrist,
+    pub(crate) move_bound: Vec<usize>,
+    pub(crate) zobrist: Zobrist,
 }
 
 /// Random keys for the position hash.
@@ -247,13 +256,58 @@ impl Rules {
         }
     }
 
+    /// The checked variant these tables were compiled from.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The board's shape (files and ranks), for naming and walking squares.
+    pub fn geo(&self) -> Geometry {
+        self.geo
+    }
+
+    /// How many piece kinds the variant has (kinds are indices `0..n_types()`).
+    pub fn n_types(&self) -> usize {
+        self.n_types
+    }
+
+    /// The royal kind: the piece that may not be left attacked.
+    pub fn royal(&self) -> usize {
+        self.royal
+    }
+
+    /// The pawn kind, if the variant has one (it promotes and double-steps).
+    pub fn pawn(&self) -> Option<usize> {
+        self.pawn
+    }
+
+    /// The kinds a pawn may promote to, in the variant's order.
+    pub fn promotion_to(&self) -> &[usize] {
+        &self.promotion_to
+    }
+
+    /// The kind that castles with the king, if the variant castles.
+    pub fn castle_rook(&self) -> Option<usize> {
+        self.castle_rook
+    }
+
+    /// Castling's destinations for the queen side (`[0]`) and king side (`[1]`), if any.
+    pub fn castle_sides(&self) -> Option<&[CastleSide; 2]> {
+        self.castle_sides.as_ref()
+    }
+
+    /// The kind that may make a Bishop Adjustment, if the variant has that rule.
+    pub fn adjust_piece(&self) -> Option<usize> {
+        self.adjust_piece
+    }
+
     #[inline]
-    pub fn piece_moves(&self, colour: Colour, t: usize) -> &PieceMoves {
+    pub(crate) fn piece_moves(&self, colour: Colour, t: usize) -> &PieceMoves {
         &self.moves[colour as usize * self.n_types + t]
     }
 
     #[inline]
-    pub fn piece_key(&self, colour: Colour, t: usize, sq: Square) -> u64 {
+    pub(crate) fn piece_key(&self, colour: Colour, t: usize, sq: Square) -> u64 {
         self.zobrist.piece[(colour as usize * self.n_types + t) * self.geo.squares() + sq as usize]
     }
 
@@ -375,7 +429,6 @@ fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8
         range,
         ascending,
         rays: t,
-        full: full.unwrap_or(idx),
     });
     idx
 }

@@ -7,8 +7,8 @@ fn mrc() -> Rules {
 }
 
 fn start(r: &Rules, back: &str) -> Position {
-    let sp = setup::parse_back_rank(&r.variant, back).unwrap();
-    Position::from_fen(r, &setup::start_fen(&r.variant, &sp)).unwrap()
+    let sp = setup::parse_back_rank(r.variant(), back).unwrap();
+    Position::from_fen(r, &setup::start_fen(r.variant(), &sp)).unwrap()
 }
 
 fn adjustments(r: &Rules, p: &Position) -> Vec<String> {

@@ -4,10 +4,10 @@
 
 use modern_chess::catalog;
 use modern_chess::engine::{Engine, Limits};
-use modern_chess::game::{Game, Outcome};
-use modern_chess::position::Position;
-use modern_chess::rules::Rules;
 use modern_chess::setup;
+use modern_chess::Position;
+use modern_chess::Rules;
+use modern_chess::{Game, Outcome};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -29,7 +29,7 @@ impl Rng {
 }
 
 fn start(rules: &Rules, id: u64) -> Position {
-    let v = &rules.variant;
+    let v = rules.variant();
     let id = id % setup::count(v);
     let sp = setup::from_id(v, id).unwrap();
     Position::from_fen(rules, &setup::start_fen(v, &sp)).unwrap()

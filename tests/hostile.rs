@@ -3,8 +3,8 @@
 //! and through the binary (non-zero exit status, the message on stderr); random bytes fed to
 //! every parser must not panic; a failed parse changes nothing already loaded.
 
-use modern_chess::game::Game;
 use modern_chess::variant::{Resolver, Variant, VariantError};
+use modern_chess::Game;
 use modern_chess::{betza, catalog, setup, Move, MoveKind, Position, Rules};
 use proptest::prelude::*;
 use std::process::Command;
@@ -325,7 +325,7 @@ fn unknown_variants_are_called_unknown() {
     assert!(e.to_string().contains("unknown variant"), "{e}");
     assert!(!e.to_string().contains("invalid variant file"), "{e}");
     let without_ext = format!("{ROOT}/variants/shako");
-    assert_eq!(catalog::load(&without_ext).unwrap().short, "shako");
+    assert_eq!(catalog::load(&without_ext).unwrap().short(), "shako");
 }
 
 #[test]
@@ -385,7 +385,7 @@ fn extends_problems_are_named() {
         "extends = \"mrc.toml\"\nname = \"M\"\n",
         &resolver(),
     );
-    assert_eq!(ok.unwrap().files, 9);
+    assert_eq!(ok.unwrap().files(), 9);
 }
 
 #[test]
@@ -574,7 +574,7 @@ fn side_not_to_move_in_check_is_refused() {
 #[test]
 fn malformed_back_ranks_are_refused() {
     let mrc = rules("mrc");
-    let v = &mrc.variant;
+    let v = mrc.variant();
     assert!(setup::parse_back_rank(v, "BQRMBNKNR").is_ok());
     for bad in [
         "",
@@ -590,8 +590,8 @@ fn malformed_back_ranks_are_refused() {
         assert!(setup::parse_back_rank(v, bad).is_err(), "{bad}");
     }
     let chess = rules("chess");
-    assert!(setup::parse_back_rank(&chess.variant, "RNBQKBNR").is_ok());
-    assert!(setup::parse_back_rank(&chess.variant, "RNBKQBNR").is_err());
+    assert!(setup::parse_back_rank(chess.variant(), "RNBQKBNR").is_ok());
+    assert!(setup::parse_back_rank(chess.variant(), "RNBKQBNR").is_err());
     assert!(setup::from_id(v, setup::count(v)).is_err());
     assert!(setup::from_id(v, u64::MAX).is_err());
 }
@@ -610,7 +610,7 @@ fn failed_parses_change_nothing_already_loaded() {
     assert_eq!((p.fen(&r), p.hash(), p.perft(&r, 2)), before);
     // A fresh load of the same file still gives the same rules.
     let again = rules("mrc");
-    assert_eq!(again.variant, r.variant);
+    assert_eq!(again.variant(), r.variant());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -806,7 +806,7 @@ proptest! {
         for r in all_rules() {
             let _ = Position::from_fen(r, &s);
             let _ = Position::from_fen(r, &t);
-            let v = &r.variant;
+            let v = r.variant();
             let sp = setup::from_id(v, setup::random_id(v, seed)).unwrap();
             let fen = setup::start_fen(v, &sp);
             if let Ok(p) = Position::from_fen(r, &mutate(&fen, &e)) {
@@ -822,7 +822,7 @@ proptest! {
     #[test]
     fn arbitrary_moves_are_refused_unless_legal(seed in any::<u64>(), from in any::<u8>(), to in any::<u8>(), kind in 0u8..8, promo in any::<u8>()) {
         for r in all_rules() {
-            let v = &r.variant;
+            let v = r.variant();
             let sp = setup::from_id(v, setup::random_id(v, seed)).unwrap();
             let p = Position::from_fen(r, &setup::start_fen(v, &sp)).unwrap();
             let kind = match kind {
@@ -849,9 +849,9 @@ proptest! {
     #[test]
     fn back_rank_reader_never_panics(s in "(?s).{0,24}", t in "[KQRBNMACPkqrbnm/]{0,22}") {
         for r in all_rules() {
-            let _ = setup::parse_back_rank(&r.variant, &s);
-            if let Ok(sp) = setup::parse_back_rank(&r.variant, &t) {
-                let id = setup::to_id(&r.variant, &sp);
+            let _ = setup::parse_back_rank(r.variant(), &s);
+            if let Ok(sp) = setup::parse_back_rank(r.variant(), &t) {
+                let id = setup::to_id(r.variant(), &sp);
                 prop_assert!(id.is_ok(), "{}: {:?}", t, id);
             }
         }

@@ -1,10 +1,10 @@
 //! SAN and PGN against the rules: round trips over random positions of every variant file,
 //! and the sample games printed on the seed pages, replayed move by move.
 
-use modern_chess::game::{Game, Outcome};
 use modern_chess::notation::{parse_san, to_san};
 use modern_chess::pgn::{self, PgnGame, SanToken};
 use modern_chess::{catalog, setup, Move, MoveKind, Position, Rules};
+use modern_chess::{Game, Outcome};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -75,7 +75,7 @@ fn next(state: &mut u64) -> u64 {
 /// A random game: a random start, then random legal moves (promotions, castling and
 /// adjustments preferred so they show up in short games).
 fn random_game(rules: &Rules, seed: u64, plies: usize) -> Game {
-    let v = &rules.variant;
+    let v = rules.variant();
     let id = setup::random_id(v, seed);
     let sp = setup::from_id(v, id).unwrap();
     let start = Position::from_fen(rules, &setup::start_fen(v, &sp)).unwrap();
@@ -157,8 +157,8 @@ proptest! {
     fn arbitrary_text_never_panics(text in "\\PC{0,24}", pgn_text in "[\\[\\]{}();$!?.0-9a-jKQRBNMOx=+#<> \\n\"-]{0,80}") {
         for v in ["mrc", "icrc", "chess"] {
             let rules = catalog::load_rules(v).unwrap();
-            let sp = setup::from_id(&rules.variant, 0).unwrap();
-            let pos = Position::from_fen(&rules, &setup::start_fen(&rules.variant, &sp)).unwrap();
+            let sp = setup::from_id(rules.variant(), 0).unwrap();
+            let pos = Position::from_fen(&rules, &setup::start_fen(rules.variant(), &sp)).unwrap();
             if let Err(e) = parse_san(&rules, &pos, &text) {
                 prop_assert!(!e.to_string().is_empty());
             }
@@ -274,8 +274,8 @@ fn load_sample(file: &str, variant: &str, back: &str) -> (Rules, Position, PgnGa
         "{file}"
     );
     // The FEN tag is the start position the page names, built by the setup module.
-    let sp = setup::parse_back_rank(&rules.variant, back).unwrap();
-    let fen = setup::start_fen(&rules.variant, &sp);
+    let sp = setup::parse_back_rank(rules.variant(), back).unwrap();
+    let fen = setup::start_fen(rules.variant(), &sp);
     assert_eq!(g.tag("FEN"), Some(fen.as_str()), "{file}");
     let start = pgn::start_position(&rules, &g).unwrap().unwrap();
     (rules, start, g)
@@ -478,11 +478,11 @@ fn icrc_o_og_is_h_side_castling() {
     assert_eq!(m.kind, MoveKind::Castle { side: 1 });
     assert_eq!(to_san(&rules, &pos, m), "O-Oh");
     let p = pos.play(&rules, m).unwrap();
-    let h9 = rules.geo.parse_square("h9").unwrap();
-    let g9 = rules.geo.parse_square("g9").unwrap();
+    let h9 = rules.geo().parse_square("h9").unwrap();
+    let g9 = rules.geo().parse_square("g9").unwrap();
     assert_eq!(p.king_square(modern_chess::Colour::Black), h9);
     assert_eq!(
         p.piece_at(g9).map(|x| x.kind.index()),
-        rules.variant.piece_index('R')
+        rules.variant().piece_index('R')
     );
 }

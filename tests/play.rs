@@ -7,12 +7,12 @@
 
 use modern_chess::catalog;
 use modern_chess::engine::{Engine, Limits};
-use modern_chess::game::Game;
 use modern_chess::notation;
-use modern_chess::position::{Move, MoveKind, Position};
-use modern_chess::rules::Rules;
 use modern_chess::setup;
 use modern_chess::Colour;
+use modern_chess::Game;
+use modern_chess::Rules;
+use modern_chess::{Move, MoveKind, Position};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -63,8 +63,8 @@ const SCRIPTS: [(&str, u64, &str); 5] = [
 /// The library's view of a script: the moves, the positions, and which special moves occur.
 fn replay_script(v: &str, id: u64, moves: &str) -> (Arc<Rules>, Game, Vec<Move>) {
     let rules = Arc::new(catalog::load_rules(v).unwrap());
-    let sp = setup::from_id(&rules.variant, id).unwrap();
-    let start = Position::from_fen(&rules, &setup::start_fen(&rules.variant, &sp)).unwrap();
+    let sp = setup::from_id(rules.variant(), id).unwrap();
+    let start = Position::from_fen(&rules, &setup::start_fen(rules.variant(), &sp)).unwrap();
     let mut game = Game::new(start);
     let mut played = Vec::new();
     for text in moves.split_whitespace() {
@@ -95,7 +95,7 @@ fn scripted_games_in_every_seed_variant() {
         );
         assert_eq!(
             played.iter().any(|m| m.kind == MoveKind::Adjust),
-            rules.adjust_piece.is_some(),
+            rules.adjust_piece().is_some(),
             "{v}: adjustment"
         );
         assert!(
@@ -143,14 +143,14 @@ fn scripted_games_in_every_seed_variant() {
         assert_eq!(announced.len(), played.len(), "{v}: every move was played");
         // Castling is shown in the variant's own notation, the adjustment with `<=>`, the
         // promotion with `=`, and the last move with the mate sign.
-        let sides = rules.castle_sides.as_ref().unwrap();
+        let sides = rules.castle_sides().unwrap();
         for side in sides.iter() {
             let shown = announced
                 .iter()
                 .any(|l| l.split_whitespace().last() == Some(side.notation.as_str()));
             assert!(shown, "{v}: {} not shown", side.notation);
         }
-        if rules.adjust_piece.is_some() {
+        if rules.adjust_piece().is_some() {
             assert!(
                 announced.iter().any(|l| l.contains("<=>")),
                 "{v}: adjustment shown"
@@ -362,8 +362,8 @@ fn resigning_and_undo() {
     assert!(out.contains("Took back 2 moves (1. e4 "), "{out}");
     let start_fen = {
         let rules = catalog::load_rules("mrc").unwrap();
-        let sp = setup::parse_back_rank(&rules.variant, "RNBMKQBNR").unwrap();
-        Position::from_fen(&rules, &setup::start_fen(&rules.variant, &sp))
+        let sp = setup::parse_back_rank(rules.variant(), "RNBMKQBNR").unwrap();
+        Position::from_fen(&rules, &setup::start_fen(rules.variant(), &sp))
             .unwrap()
             .fen(&rules)
     };
@@ -420,10 +420,10 @@ struct Seen {
 }
 
 fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)> {
-    let v = &rules.variant;
+    let v = rules.variant();
     let sp = setup::from_id(v, id).ok()?;
     let start = Position::from_fen(rules, &setup::start_fen(v, &sp)).ok()?;
-    let has_adjust = rules.adjust_piece.is_some();
+    let has_adjust = rules.adjust_piece().is_some();
     if has_adjust && start.adjust_rights(Colour::White).is_empty() {
         return None;
     }
@@ -455,7 +455,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                         && !seen.adjust
                         && pos
                             .piece_at(m.to)
-                            .map(|p| p.kind.index() != rules.royal && Some(p.kind.index()) != rules.castle_rook)
+                            .map(|p| p.kind.index() != rules.royal() && Some(p.kind.index()) != rules.castle_rook())
                             .unwrap_or(false)
                 })
             })
@@ -464,7 +464,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                 legal
                     .iter()
                     .copied()
-                    .find(|m| m.promo.is_some_and(|k| k.index() == rules.promotion_to[0]) && !seen.promo)
+                    .find(|m| m.promo.is_some_and(|k| k.index() == rules.promotion_to()[0]) && !seen.promo)
             });
         let m = match pick {
             Some(m) => m,
@@ -487,7 +487,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
                     .copied()
                     .filter(|m| {
                         pos.piece_at(m.from)
-                            .map(|p| Some(p.kind.index()) == rules.pawn)
+                            .map(|p| Some(p.kind.index()) == rules.pawn())
                             .unwrap_or(false)
                     })
                     .collect();
@@ -521,7 +521,7 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
     for _ in 0..300 {
         if let Some(o) = game.outcome(rules) {
             return match o {
-                modern_chess::game::Outcome::Checkmate {
+                modern_chess::Outcome::Checkmate {
                     winner: Colour::White,
                 } => Some((game.moves().to_vec(), game)),
                 _ => None,
@@ -551,7 +551,7 @@ fn find_scripts() {
         let rules = Arc::new(catalog::load_rules(v).unwrap());
         let mut best: Option<(u64, Vec<Move>, Game)> = None;
         let mut tries = 0;
-        for id in (0..setup::count(&rules.variant)).step_by(97) {
+        for id in (0..setup::count(rules.variant())).step_by(97) {
             for seed in 0..20 {
                 tries += 1;
                 if let Some((moves, game)) = find_one(&rules, id, seed) {

@@ -22,12 +22,12 @@
 //! `MODERN_CHESS_PROPTEST_CASES=N` runs N cases of every property for every variant.
 
 use modern_chess::betza::{Hop, MoveAtom};
-use modern_chess::game::{Game, Outcome};
 use modern_chess::notation;
 use modern_chess::variant::{BareKing, BishopRule, StalemateResult, Symmetry, Variant};
 use modern_chess::EndRule;
 use modern_chess::{setup, Move, MoveKind, Position, Rules};
 use modern_chess::{Colour, PieceKind};
+use modern_chess::{Game, Outcome};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -123,7 +123,7 @@ impl Rng {
 }
 
 fn start_position(rules: &Rules, seed: u64) -> Position {
-    let v = &rules.variant;
+    let v = rules.variant();
     let id = setup::random_id(v, seed);
     let sp = setup::from_id(v, id).expect("random_id gives an id in range");
     let fen = setup::start_fen(v, &sp);
@@ -153,7 +153,7 @@ struct RefPos {
 
 impl RefPos {
     fn from_engine(rules: &Rules, p: &Position, ep: Option<(usize, usize)>) -> RefPos {
-        let n = rules.variant.files as usize * rules.variant.ranks as usize;
+        let n = rules.variant().files() as usize * rules.variant().ranks() as usize;
         let mut castle = [BTreeSet::new(), BTreeSet::new()];
         let mut adjust = [BTreeSet::new(), BTreeSet::new()];
         for c in 0..2 {
@@ -169,8 +169,8 @@ impl RefPos {
             }
         }
         RefPos {
-            files: rules.variant.files as i32,
-            ranks: rules.variant.ranks as i32,
+            files: rules.variant().files() as i32,
+            ranks: rules.variant().ranks() as i32,
             board: (0..n)
                 .map(|sq| {
                     p.piece_at(sq as u8)
@@ -196,7 +196,7 @@ impl RefPos {
         sq as i32 / self.files
     }
     fn king(&self, v: &Variant, c: usize) -> usize {
-        let royal = v.pieces.iter().position(|p| p.royal).unwrap();
+        let royal = v.pieces().iter().position(|p| p.royal).unwrap();
         (0..self.board.len())
             .find(|&sq| self.board[sq] == Some((royal, c)))
             .expect("each side has its king")
@@ -296,13 +296,13 @@ fn ref_rule_end(v: &Variant, rp: &RefPos) -> Option<(Option<usize>, EndRule)> {
             .filter(|b| matches!(b, Some((t, cc)) if *cc == c && pred(*t)))
             .count()
     };
-    if v.rules.bare_king == BareKing::Loses {
-        let others = |c| count(c, &|t| !v.pieces[t].royal);
+    if v.rules().bare_king == BareKing::Loses {
+        let others = |c| count(c, &|t| !v.pieces()[t].royal);
         if others(them) == 0 && others(us) > 0 {
             return Some((Some(us), EndRule::BareKing));
         }
     }
-    for &k in &v.rules.extinction {
+    for &k in &v.rules().extinction {
         if count(us, &|t| t == k) == 0 {
             return Some((Some(them), EndRule::Extinction));
         }
@@ -312,7 +312,7 @@ fn ref_rule_end(v: &Variant, rp: &RefPos) -> Option<(Option<usize>, EndRule)> {
     }
     let k = rp.king(v, them);
     let here = (rp.file(k) as u8, rp.rank(k) as u8);
-    if v.rules.campmate[them].contains(&here) {
+    if v.rules().campmate[them].contains(&here) {
         return Some((Some(them), EndRule::Campmate));
     }
     None
@@ -321,9 +321,9 @@ fn ref_rule_end(v: &Variant, rp: &RefPos) -> Option<(Option<usize>, EndRule)> {
 /// May an `i` (initial) atom of piece `t` be used from `sq`? Pawns start on the pawn rank,
 /// every other piece on the piece rank.
 fn initial_ok(v: &Variant, rp: &RefPos, t: usize, c: usize, sq: usize) -> bool {
-    let white_rank = match (v.pieces[t].pawn, v.setup.pawn) {
+    let white_rank = match (v.pieces()[t].pawn, v.setup().pawn) {
         (true, Some((_, r))) => r,
-        _ => v.setup.rank,
+        _ => v.setup().rank,
     };
     rp.rank(sq) == rank_for(rp, c, white_rank)
 }
@@ -331,7 +331,7 @@ fn initial_ok(v: &Variant, rp: &RefPos, t: usize, c: usize, sq: usize) -> bool {
 /// Is `sq` attacked by colour `by`: can one of its pieces capture there by one of its atoms?
 fn ref_attacked(v: &Variant, rp: &RefPos, sq: usize, by: usize) -> bool {
     (0..rp.board.len()).any(|from| match rp.board[from] {
-        Some((t, c)) if c == by => v.pieces[t].atoms.iter().any(|a| {
+        Some((t, c)) if c == by => v.pieces()[t].atoms.iter().any(|a| {
             a.capture
                 && (!a.initial || initial_ok(v, rp, t, c, from))
                 && atom_reach(rp, a, c, from).contains(&sq)
@@ -342,16 +342,16 @@ fn ref_attacked(v: &Variant, rp: &RefPos, sq: usize, by: usize) -> bool {
 
 /// How many pieces of kind `t` White has in the start position (the army and the placement).
 fn start_count(v: &Variant, t: usize) -> usize {
-    let army = v.setup.army.iter().filter(|&&x| x == t).count();
+    let army = v.setup().army.iter().filter(|&&x| x == t).count();
     let placed = v
-        .setup
+        .setup()
         .placement
         .iter()
         .filter(|p| p.white && p.piece == t)
         .count();
-    let pawns = match v.setup.pawn {
-        Some((p, _)) if p == t && v.setup.placement.is_empty() => {
-            (v.setup.files.1 - v.setup.files.0 + 1) as usize
+    let pawns = match v.setup().pawn {
+        Some((p, _)) if p == t && v.setup().placement.is_empty() => {
+            (v.setup().files.1 - v.setup().files.0 + 1) as usize
         }
         _ => 0,
     };
@@ -362,7 +362,7 @@ fn start_count(v: &Variant, t: usize) -> usize {
 /// the side has fewer of than at the start), and the plain move too before the zone's last rank;
 /// on the last rank with no choice the move does not exist.
 fn push_with_promotions(v: &Variant, rp: &RefPos, out: &mut Vec<Move>, t: usize, m: Move) {
-    let Some(p) = v.promotion.as_ref().filter(|_| v.pieces[t].pawn) else {
+    let Some(p) = v.promotion().filter(|_| v.pieces()[t].pawn) else {
         out.push(m);
         return;
     };
@@ -408,7 +408,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
         if c != us {
             continue;
         }
-        for a in &v.pieces[t].atoms {
+        for a in &v.pieces()[t].atoms {
             if a.initial && !initial_ok(v, rp, t, c, from) {
                 continue;
             }
@@ -422,7 +422,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
                 match rp.board[to] {
                     None => {
                         if a.quiet {
-                            let double = v.pieces[t].pawn
+                            let double = v.pieces()[t].pawn
                                 && rp.file(from) == rp.file(to)
                                 && (rp.rank(from) - rp.rank(to)).abs() == 2;
                             let kind = if double {
@@ -447,7 +447,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
     // Castling (RULES.md): the king and one rook with rights, king and rook to their files on
     // the king's rank; squares from the king to its destination not attacked; squares between
     // each piece and its destination, destinations included, empty but for these two.
-    if let Some(cd) = &v.castling {
+    if let Some(cd) = &v.castling() {
         let k = rp.king(v, us);
         for &r in &rp.castle[us] {
             if rp.rank(r) != rp.rank(k) || rp.board[r] != Some((cd.rook, us)) {
@@ -476,7 +476,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
     }
     // Bishop Adjustment (RULES.md): an unmoved bishop swaps with an unmoved, allowed piece
     // directly beside it on its rank; not while in check.
-    if let Some(adj) = &v.adjustment {
+    if let Some(adj) = &v.adjustment() {
         if !rp.adjust[us].is_empty() && !ref_attacked(v, rp, rp.king(v, us), us ^ 1) {
             for &b in &rp.adjust[us] {
                 if rp.board[b] != Some((adj.piece, us)) {
@@ -490,7 +490,7 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
                         if c == us
                             && rp.adjust[us].contains(&n)
                             && adj.partners.contains(&t)
-                            && !v.pieces[t].pawn
+                            && !v.pieces()[t].pawn
                         {
                             out.push(Move {
                                 from: b as u8,
@@ -512,13 +512,13 @@ fn ref_make(v: &Variant, rp: &RefPos, m: Move) -> RefPos {
     let mut n = rp.clone();
     let us = rp.side;
     let (from, to) = (m.from as usize, m.to as usize);
-    let royal = v.pieces.iter().position(|p| p.royal).unwrap();
+    let royal = v.pieces().iter().position(|p| p.royal).unwrap();
     let mover = rp.board[from].unwrap();
     let mut irreversible = false;
     n.ep = None;
     match m.kind {
         MoveKind::Castle { side } => {
-            let cd = v.castling.as_ref().unwrap();
+            let cd = v.castling().unwrap();
             let rank = rp.rank(from);
             let kd = rp
                 .at(cd.sides[side as usize].king_file as i32, rank)
@@ -550,7 +550,7 @@ fn ref_make(v: &Variant, rp: &RefPos, m: Move) -> RefPos {
                 n.adjust[us ^ 1].remove(&victim);
                 irreversible = true;
             }
-            if v.pieces[mover.0].pawn {
+            if v.pieces()[mover.0].pawn {
                 irreversible = true;
             }
             let t = m.promo.map_or(mover.0, PieceKind::index);
@@ -639,7 +639,7 @@ fn walk_strategy() -> impl Strategy<Value = (u64, u64, u32, usize)> {
 #[test]
 fn generator_matches_reference_mover() {
     for_each_variant(16, walk_strategy(), |rules, (seed, mseed, bias, plies)| {
-        let v = &rules.variant;
+        let v = rules.variant();
         let mut rng = Rng(mseed);
         let mut pos = start_position(rules, seed);
         let mut rp = RefPos::from_engine(rules, &pos, None);
@@ -792,7 +792,7 @@ fn colour_flipped_perft_matches() {
         let ffen = flipped.fen(rules);
         Position::from_fen(rules, &ffen)
             .map_err(|e| TestCaseError::fail(format!("flipped FEN {ffen}: {e}")))?;
-        let depth = if rules.variant.files as u32 * rules.variant.ranks as u32 > 81 {
+        let depth = if rules.variant().files() as u32 * rules.variant().ranks() as u32 > 81 {
             2
         } else {
             3
@@ -813,12 +813,12 @@ fn colour_flipped_perft_matches() {
 /// module's documentation defines them.
 fn bishop_and_rook(v: &Variant) -> (Option<usize>, Option<usize>) {
     let b = v
-        .adjustment
+        .adjustment()
         .as_ref()
         .map(|a| a.piece)
         .or_else(|| v.piece_index('B'));
     let r = v
-        .castling
+        .castling()
         .as_ref()
         .map(|c| c.rook)
         .or_else(|| v.piece_index('R'));
@@ -827,9 +827,9 @@ fn bishop_and_rook(v: &Variant) -> (Option<usize>, Option<usize>) {
 
 fn dark(v: &Variant, file: usize, white: bool) -> bool {
     let rank = if white {
-        v.setup.rank as usize
+        v.setup().rank as usize
     } else {
-        v.ranks as usize - 1 - v.setup.rank as usize
+        v.ranks() as usize - 1 - v.setup().rank as usize
     };
     (file + rank).is_multiple_of(2)
 }
@@ -837,8 +837,8 @@ fn dark(v: &Variant, file: usize, white: bool) -> bool {
 /// Does one side's back rank (from the a-side of the setup files) satisfy the constraints?
 fn ref_valid_rank(v: &Variant, back: &[usize]) -> bool {
     let (b, r) = bishop_and_rook(v);
-    let f0 = v.setup.files.0 as usize;
-    if v.setup.bishops == BishopRule::Opposite {
+    let f0 = v.setup().files.0 as usize;
+    if v.setup().bishops == BishopRule::Opposite {
         if let Some(b) = b {
             let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == b).collect();
             if sq.len() == 2 && dark(v, f0 + sq[0], true) == dark(v, f0 + sq[1], true) {
@@ -846,8 +846,8 @@ fn ref_valid_rank(v: &Variant, back: &[usize]) -> bool {
             }
         }
     }
-    if v.setup.king_between_rooks {
-        let royal = v.pieces.iter().position(|p| p.royal).unwrap();
+    if v.setup().king_between_rooks {
+        let royal = v.pieces().iter().position(|p| p.royal).unwrap();
         let k = back.iter().position(|&p| p == royal).unwrap();
         if let Some(r) = r {
             if !(back[..k].contains(&r) && back[k + 1..].contains(&r)) {
@@ -882,9 +882,9 @@ fn next_permutation(a: &mut [usize]) -> bool {
 #[test]
 fn start_positions_follow_the_setup_rules() {
     for (name, rules) in all_rules() {
-        let v = &rules.variant;
-        let one_side = if v.setup.random {
-            let mut a = v.setup.army.clone();
+        let v = rules.variant();
+        let one_side = if v.setup().random {
+            let mut a = v.setup().army.clone();
             a.sort_unstable();
             let mut n = 0u64;
             loop {
@@ -899,7 +899,7 @@ fn start_positions_follow_the_setup_rules() {
         } else {
             1
         };
-        let expected = if v.setup.symmetry == Symmetry::None && v.setup.random {
+        let expected = if v.setup().symmetry == Symmetry::None && v.setup().random {
             one_side * one_side
         } else {
             one_side
@@ -907,12 +907,12 @@ fn start_positions_follow_the_setup_rules() {
         assert_eq!(setup::count(v), expected, "{name}: start position count");
     }
     for_each_variant(48, any::<u64>(), |rules, seed| {
-        let v = &rules.variant;
+        let v = rules.variant();
         let id = setup::random_id(v, seed);
         let sp = setup::from_id(v, id).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(setup::to_id(v, &sp), Ok(id));
         prop_assert!(ref_valid_rank(v, &sp.white) && ref_valid_rank(v, &sp.black));
-        match v.setup.symmetry {
+        match v.setup().symmetry {
             Symmetry::Reverse => {
                 let rev: Vec<usize> = sp.white.iter().rev().copied().collect();
                 prop_assert_eq!(&sp.black, &rev)
@@ -923,14 +923,14 @@ fn start_positions_follow_the_setup_rules() {
         let s = setup::back_rank_string(v, &sp);
         prop_assert_eq!(setup::parse_back_rank(v, &s), Ok(sp.clone()));
         let pos = start_position(rules, seed);
-        let f0 = v.setup.files.0 as usize;
-        let files = v.files as usize;
-        let royal = v.pieces.iter().position(|p| p.royal).unwrap();
+        let f0 = v.setup().files.0 as usize;
+        let files = v.files() as usize;
+        let royal = v.pieces().iter().position(|p| p.royal).unwrap();
         for (c, back) in [(0usize, &sp.white), (1, &sp.black)] {
             let rank = if c == 0 {
-                v.setup.rank as usize
+                v.setup().rank as usize
             } else {
-                v.ranks as usize - 1 - v.setup.rank as usize
+                v.ranks() as usize - 1 - v.setup().rank as usize
             };
             // Castling: the outermost rook on each side of the king; none when the file asks
             // for the king between the rooks and it is not.
@@ -942,7 +942,8 @@ fn start_positions_follow_the_setup_rules() {
                 })
                 .collect();
             let mut want: Vec<usize> = Vec::new();
-            if let (Some(cd), Some(k)) = (&v.castling, row.iter().position(|&p| p == Some(royal))) {
+            if let (Some(cd), Some(k)) = (&v.castling(), row.iter().position(|&p| p == Some(royal)))
+            {
                 let left = row[..k].iter().position(|&p| p == Some(cd.rook));
                 let right = row[k + 1..]
                     .iter()
@@ -967,7 +968,7 @@ fn start_positions_follow_the_setup_rules() {
             prop_assert_eq!(got, want, "castling rights of colour {}", c);
             // Adjustment: every piece-rank square when the side's bishops share a colour.
             let mut want: Vec<usize> = Vec::new();
-            if let Some(a) = &v.adjustment {
+            if let Some(a) = &v.adjustment() {
                 let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == a.piece).collect();
                 let same = sq.len() >= 2
                     && sq
@@ -1013,7 +1014,7 @@ fn readme_examples_load() {
 
 /// Pieces whose every step keeps the square colour.
 fn colour_bound(v: &Variant, t: usize) -> bool {
-    let atoms = &v.pieces[t].atoms;
+    let atoms = &v.pieces()[t].atoms;
     !atoms.is_empty() && atoms.iter().all(|a| (a.df + a.dr) % 2 == 0)
 }
 
@@ -1021,14 +1022,14 @@ fn colour_bound(v: &Variant, t: usize) -> bool {
 fn ref_insufficient(v: &Variant, rp: &RefPos) -> bool {
     let others: Vec<(usize, usize)> = (0..rp.board.len())
         .filter_map(|sq| rp.board[sq].map(|(t, _)| (sq, t)))
-        .filter(|&(_, t)| !v.pieces[t].royal)
+        .filter(|&(_, t)| !v.pieces()[t].royal)
         .collect();
-    if others.iter().any(|&(_, t)| v.pieces[t].pawn) {
+    if others.iter().any(|&(_, t)| v.pieces()[t].pawn) {
         return false;
     }
     match others.as_slice() {
         [] => true,
-        [(_, t)] if v.rules.lone_minors.contains(t) => true,
+        [(_, t)] if v.rules().lone_minors.contains(t) => true,
         _ => {
             others.iter().all(|&(_, t)| colour_bound(v, t))
                 && others
@@ -1060,7 +1061,7 @@ fn repetition_key(v: &Variant, rp: &RefPos) -> RefPos {
 fn random_games_end_correctly() {
     let strategy = (any::<u64>(), any::<u64>(), 0u32..=100);
     for_each_variant(10, strategy, |rules, (seed, mseed, bias)| {
-        let v = &rules.variant;
+        let v = rules.variant();
         let mut rng = Rng(mseed);
         let mut game = Game::new(start_position(rules, seed));
         let mut rp = RefPos::from_engine(rules, game.current(), None);
@@ -1084,7 +1085,7 @@ fn random_games_end_correctly() {
                 let winner = winner.map(Colour::from_index);
                 allowed.push(Outcome::Rule { winner, rule });
             } else if moves.is_empty() {
-                allowed.push(match (in_check, v.rules.stalemate) {
+                allowed.push(match (in_check, v.rules().stalemate) {
                     (true, _) => Outcome::Checkmate {
                         winner: Colour::from_index(us ^ 1),
                     },
@@ -1102,11 +1103,11 @@ fn random_games_end_correctly() {
                 if ref_insufficient(v, &rp) {
                     allowed.push(Outcome::InsufficientMaterial);
                 }
-                let limit = v.rules.fifty_move_plies;
+                let limit = v.rules().fifty_move_plies;
                 if limit > 0 && rp.halfmove >= limit {
                     allowed.push(Outcome::MoveLimit);
                 }
-                let reps = v.rules.repetitions as usize;
+                let reps = v.rules().repetitions as usize;
                 if reps > 0 && count >= reps {
                     allowed.push(Outcome::Repetition);
                 }

@@ -27,7 +27,7 @@ fn rules(name: &str) -> modern_chess::Rules {
 #[test]
 fn counts_match_rules_md() {
     for &(name, n) in SEEDS {
-        assert_eq!(setup::count(&rules(name).variant), n, "{name}");
+        assert_eq!(setup::count(rules(name).variant()), n, "{name}");
     }
 }
 
@@ -35,7 +35,7 @@ fn counts_match_rules_md() {
 fn every_id_round_trips_and_satisfies_the_constraints() {
     for &(name, _) in SEEDS {
         let r = rules(name);
-        let v = &r.variant;
+        let v = r.variant();
         let mut seen = HashSet::new();
         for id in 0..setup::count(v) {
             let sp = setup::from_id(v, id).unwrap();
@@ -53,8 +53,8 @@ fn every_id_round_trips_and_satisfies_the_constraints() {
 fn start_fens_follow_the_symmetry() {
     for &(name, _) in SEEDS {
         let r = rules(name);
-        let v = &r.variant;
-        let g = &r.geo;
+        let v = r.variant();
+        let g = &r.geo();
         let step = (setup::count(v) / 200).max(1);
         for id in (0..setup::count(v)).step_by(step as usize) {
             let sp = setup::from_id(v, id).unwrap();
@@ -62,7 +62,7 @@ fn start_fens_follow_the_symmetry() {
             for f in 0..g.files {
                 for rank in 0..g.ranks {
                     let sq = g.square(f, rank);
-                    let twin = match v.setup.symmetry {
+                    let twin = match v.setup().symmetry {
                         Symmetry::Reverse => g.square(g.files - 1 - f, g.ranks - 1 - rank),
                         _ => g.square(f, g.ranks - 1 - rank),
                     };
@@ -88,7 +88,7 @@ fn start_fens_follow_the_symmetry() {
 #[test]
 fn chess960_uses_the_standard_numbering() {
     let r = rules("chess960");
-    let v = &r.variant;
+    let v = r.variant();
     for (id, rank) in [
         (0, "BBQNNRKR"),
         (1, "BQNBNRKR"),
@@ -107,7 +107,7 @@ fn chess960_uses_the_standard_numbering() {
 #[test]
 fn mrc_uses_the_pages_numbering() {
     let r = rules("mrc");
-    let v = &r.variant;
+    let v = r.variant();
     for (id, rank) in [
         (6_494, "BMRNBQKNR"),
         (6_787, "BQRMBNKNR"),
@@ -145,7 +145,7 @@ fn mrc_uses_the_pages_numbering() {
 #[test]
 fn bad_ids_and_setups_are_refused_with_a_reason() {
     let r = rules("mrc");
-    let v = &r.variant;
+    let v = r.variant();
     assert!(setup::from_id(v, 15_120)
         .unwrap_err()
         .to_string()
@@ -167,7 +167,7 @@ fn bad_ids_and_setups_are_refused_with_a_reason() {
         .to_string()
         .contains("army"));
     let p = rules("pmrc");
-    assert!(setup::parse_back_rank(&p.variant, "RNBQKMBNR")
+    assert!(setup::parse_back_rank(p.variant(), "RNBQKMBNR")
         .unwrap_err()
         .to_string()
         .contains("opposite colours"));
@@ -207,7 +207,7 @@ fn start_fens_agree_with_the_reference_file() {
             continue;
         }
         let r = rules(&case.variant);
-        let v = &r.variant;
+        let v = r.variant();
         // The reference labels one PMRC start (RNBQKMBNR, Fairy-Stockfish's default) that breaks
         // PMRC's opposite-bishops rule; it is not one of our start positions.
         let Ok(sp) = setup::parse_back_rank(v, s) else {
@@ -233,17 +233,17 @@ fn start_fens_agree_with_the_reference_file() {
             .filter(|(_, &p)| Some(p) == v.piece_index('B'))
             .map(|(i, _)| i)
             .collect();
-        let same = r.geo.is_dark(
-            r.geo
-                .square(v.setup.files.0 + bishops[0] as u8, v.setup.rank),
-        ) == r.geo.is_dark(
-            r.geo
-                .square(v.setup.files.0 + bishops[1] as u8, v.setup.rank),
+        let same = r.geo().is_dark(
+            r.geo()
+                .square(v.setup().files.0 + bishops[0] as u8, v.setup().rank),
+        ) == r.geo().is_dark(
+            r.geo()
+                .square(v.setup().files.0 + bishops[1] as u8, v.setup().rank),
         );
         let has_field = ours.split_whitespace().count() == 7;
         assert_eq!(
             has_field,
-            same && v.adjustment.is_some(),
+            same && v.adjustment().is_some(),
             "{} {s}: {ours}",
             case.variant
         );

@@ -11,10 +11,10 @@ use super::uci_client::UciClient;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use modern_chess::catalog;
-use modern_chess::position::Position;
-use modern_chess::rules::Rules;
 use modern_chess::setup;
 use modern_chess::variant::Variant;
+use modern_chess::Position;
+use modern_chess::Rules;
 use modern_chess::{Colour, PieceKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -156,14 +156,14 @@ fn choose_depth(perft: &[u64], budget: u64) -> (u32, Option<u64>) {
 /// A start position: no move made yet, so every pawn still stands on its starting rank across
 /// the army's files (a middlegame position has lost or moved some).
 fn is_start(rules: &Rules, pos: &Position) -> bool {
-    let v = &rules.variant;
-    let (Some(pawn), Some((_, rank))) = (rules.pawn, v.setup.pawn) else {
+    let v = rules.variant();
+    let (Some(pawn), Some((_, rank))) = (rules.pawn(), v.setup().pawn) else {
         return pos.fullmove_number() == 1;
     };
-    let geo = &rules.geo;
+    let geo = &rules.geo();
     (0..2).all(|c| {
         let r = if c == 0 { rank } else { geo.ranks - 1 - rank };
-        (v.setup.files.0..=v.setup.files.1).all(|f| {
+        (v.setup().files.0..=v.setup().files.1).all(|f| {
             pos.pieces(Colour::from_index(c), PieceKind(pawn as u8))
                 .has(geo.square(f, r))
         })
@@ -270,35 +270,40 @@ fn timed(clock: Clock, repeat: u32, mut f: impl FnMut() -> Result<u64>) -> Resul
 /// pieces the template does not know are named by `[fairy] pieces` (Fairy-Stockfish 11.1 has no
 /// custom pieces, so each must map to one of its built-in pieces).
 pub fn fairy_section(v: &Variant) -> Option<String> {
-    let name = v.fairy.variant.as_ref()?;
-    let template = v.fairy.template.as_ref()?;
+    let name = v.fairy().variant.as_ref()?;
+    let template = v.fairy().template.as_ref()?;
     let mut s = format!("[{name}:{template}]\n");
     let file = |f: u8| (b'a' + f) as char;
-    s.push_str(&format!("maxFile = {}\n", file(v.files - 1)));
-    s.push_str(&format!("maxRank = {}\n", v.ranks));
-    for (letter, piece) in &v.fairy.pieces {
+    s.push_str(&format!("maxFile = {}\n", file(v.files() - 1)));
+    s.push_str(&format!("maxRank = {}\n", v.ranks()));
+    for (letter, piece) in &v.fairy().pieces {
         s.push_str(&format!("{piece} = {}\n", letter.to_ascii_lowercase()));
     }
-    let army: String = v.setup.army.iter().map(|&t| v.pieces[t].letter).collect();
+    let army: String = v
+        .setup()
+        .army
+        .iter()
+        .map(|&t| v.pieces()[t].letter)
+        .collect();
     if let Ok(sp) = setup::parse_back_rank(v, &army) {
         let fen = setup::start_fen(v, &sp);
         let six: Vec<&str> = fen.split_whitespace().take(6).collect();
         s.push_str(&format!("startFen = {}\n", six.join(" ")));
     }
-    if let Some(p) = &v.promotion {
+    if let Some(p) = &v.promotion() {
         s.push_str(&format!("promotionRank = {}\n", p.zone.0 + 1));
         let to: String =
             p.to.iter()
-                .map(|&t| v.pieces[t].letter.to_ascii_lowercase())
+                .map(|&t| v.pieces()[t].letter.to_ascii_lowercase())
                 .collect();
         s.push_str(&format!("promotionPieceTypes = {to}\n"));
     }
-    if let Some((_, rank)) = v.setup.pawn {
+    if let Some((_, rank)) = v.setup().pawn {
         s.push_str(&format!("doubleStepRank = {}\n", rank + 1));
     }
-    match &v.castling {
+    match &v.castling() {
         Some(c) => {
-            s.push_str(&format!("castlingRank = {}\n", v.setup.rank + 1));
+            s.push_str(&format!("castlingRank = {}\n", v.setup().rank + 1));
             s.push_str(&format!(
                 "castlingQueensideFile = {}\n",
                 file(c.sides[0].king_file)
@@ -320,7 +325,7 @@ fn fairy_ini(variants: &[&Variant]) -> String {
     );
     let mut done = Vec::new();
     for v in variants {
-        if let (Some(name), Some(section)) = (&v.fairy.variant, fairy_section(v)) {
+        if let (Some(name), Some(section)) = (&v.fairy().variant, fairy_section(v)) {
             if !done.contains(name) {
                 out.push('\n');
                 out.push_str(&section);
@@ -447,7 +452,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
     let mut fairy = match &args.fairy_stockfish {
         Some(path) => {
-            let variants: Vec<&Variant> = rules_of.values().map(|r| &r.variant).collect();
+            let variants: Vec<&Variant> = rules_of.values().map(|r| r.variant()).collect();
             std::fs::write(&ini_path, fairy_ini(&variants))
                 .with_context(|| format!("cannot write {}", ini_path.display()))?;
             let mut e = Uci::start(path, args.cpu)?;
@@ -486,7 +491,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let (nodes, secs) = timed(clock, args.repeat, || Ok(pos.perft(rules, job.depth)))?;
         let mut line = format!(
             "{:<9} {:<10} d{} {:>11} nodes  ours {:>6.3} s {:>6.2} Mn/s",
-            rules.variant.short,
+            rules.variant().short(),
             job.kind,
             job.depth,
             nodes,
@@ -522,7 +527,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 n as f64 / s.max(1e-9) / 1e6
             ));
         }
-        let fairy_name = rules.variant.fairy.variant.clone();
+        let fairy_name = rules.variant().fairy().variant.clone();
         if let (Some(e), Some(name)) = (fairy.as_mut(), &fairy_name) {
             e.send(&format!("setoption name UCI_Variant value {name}"))?;
             let (n, s) = e.perft(&job.fen, job.depth, args.repeat)?;
@@ -583,7 +588,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let r = &rows[v];
         let mut line = format!(
             "| {} | {} | {} | {:.3} | {:.2} |",
-            rules_of[v].variant.short,
+            rules_of[v].variant().short(),
             r.positions,
             r.ours.nodes,
             r.ours.secs,

@@ -3,9 +3,9 @@
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use modern_chess::catalog;
-use modern_chess::position::Position;
-use modern_chess::rules::Rules;
 use modern_chess::setup;
+use modern_chess::Position;
+use modern_chess::Rules;
 use modern_chess::{Start, StartChoice, StartError};
 
 /// How a command picks its position.
@@ -89,11 +89,11 @@ pub fn position_for(rules: &Rules, choice: &Choice) -> Result<Position> {
     let start = match choice.start_choice() {
         Some(start) => start,
         None => {
-            let n = setup::count(&rules.variant);
+            let n = setup::count(rules.variant());
             if n != 1 {
                 bail!(
                     "{} has {n} start positions: choose one with --setup, --id, --random or --fen",
-                    rules.variant.short
+                    rules.variant().short()
                 );
             }
             StartChoice::Id(0)

@@ -7,7 +7,8 @@ use super::matchplay;
 use super::worker::ThreadWorker;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use modern_chess::protocol::{uci, xboard, ProtocolConfig, StartChoice};
+use modern_chess::protocol::{uci, xboard, ProtocolConfig};
+use modern_chess::StartChoice;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -168,7 +169,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     // Fairy-Stockfish learns the variant from a variants.ini written from our [fairy] section.
     let ini = match &a.fairy_ini {
         Some(p) => Some(p.clone()),
-        None => match bench::fairy_section(&rules.variant) {
+        None => match bench::fairy_section(rules.variant()) {
             Some(section) => {
                 let p = std::env::temp_dir()
                     .join(format!("modern-chess-{}-variants.ini", std::process::id()));

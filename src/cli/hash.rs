@@ -3,7 +3,7 @@
 //! error message instead of an abort.
 
 use anyhow::{anyhow, Result};
-use modern_chess::hash_size::{check_hash_mb, clamp_hash_mb};
+use modern_chess::{check_hash_mb, clamp_hash_mb};
 
 /// Free memory in megabytes from `/proc/meminfo` (`MemAvailable`), when the system says.
 pub fn available_memory_mb() -> Option<usize> {

@@ -9,11 +9,12 @@
 use super::uci_client::UciClient;
 use anyhow::{anyhow, bail, Result};
 use modern_chess::engine::{Engine, Limits};
-use modern_chess::game::Game;
 use modern_chess::pgn;
-use modern_chess::position::{Move, Position};
-use modern_chess::protocol::{parse_coord, uci::ENGINE_NAME, StartChoice};
-use modern_chess::rules::Rules;
+use modern_chess::protocol::{parse_coord, uci::ENGINE_NAME};
+use modern_chess::Game;
+use modern_chess::Rules;
+use modern_chess::StartChoice;
+use modern_chess::{Move, Position};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -113,7 +114,7 @@ impl MatchOutcome {
 
 /// Tells the engine which variant to play and checks it agrees about the board.
 fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> {
-    let v = &rules.variant;
+    let v = rules.variant();
     if e.has_option("UCI_Chess960") {
         e.send("setoption name UCI_Chess960 value true")?;
     }
@@ -126,9 +127,9 @@ fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> 
             ))?;
         }
     }
-    let short = v.short.to_lowercase();
+    let short = v.short().to_lowercase();
     let name = if is_fairy {
-        v.fairy.variant.clone().unwrap_or(short)
+        v.fairy().variant.clone().unwrap_or(short)
     } else {
         short
     };
@@ -138,7 +139,7 @@ fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> 
         bail!(
             "{} has no UCI_Variant option: it cannot play {}",
             e.name,
-            v.short
+            v.short()
         );
     }
     for (n, val) in &cfg.engine_options {
@@ -155,13 +156,13 @@ fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> 
                 .and_then(|i| words.get(i + 1))
                 .and_then(|w| w.parse::<u8>().ok())
         };
-        if field("files") != Some(rules.geo.files) || field("ranks") != Some(rules.geo.ranks) {
+        if field("files") != Some(rules.geo().files) || field("ranks") != Some(rules.geo().ranks) {
             bail!(
                 "{} plays `{name}` on another board than {} ({}x{}): `{info}`",
                 e.name,
-                v.short,
-                rules.geo.files,
-                rules.geo.ranks
+                v.short(),
+                rules.geo().files,
+                rules.geo().ranks
             );
         }
     } else if is_fairy && name != "chess" {
@@ -417,7 +418,7 @@ pub fn game_pgn(rules: &Rules, g: &GameRecord, white: &str, black: &str) -> Stri
     let mut s = String::new();
     {
         let tags: Vec<(String, String)> = [
-            ("Event", format!("{} match", rules.variant.short)),
+            ("Event", format!("{} match", rules.variant().short())),
             ("Site", "modern-chess match".to_string()),
             ("Round", g.round.to_string()),
             ("White", white.to_string()),

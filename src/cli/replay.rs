@@ -6,10 +6,10 @@
 use super::common::{chosen_start, rules_for, Choice};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use modern_chess::game::Game;
 use modern_chess::pgn::{self, PgnGame};
-use modern_chess::position::Position;
-use modern_chess::rules::Rules;
+use modern_chess::Game;
+use modern_chess::Position;
+use modern_chess::Rules;
 use modern_chess::{catalog, setup};
 use std::path::PathBuf;
 
@@ -83,10 +83,10 @@ fn rules_for_game(args: &ReplayArgs, g: &PgnGame) -> Result<Rules> {
     if args.choice.variant.is_some() {
         let rules = rules_for(&args.choice)?;
         if let Some(t) = tag {
-            if pgn::variant_for_tag(t) != pgn::variant_for_tag(&rules.variant.short) {
+            if pgn::variant_for_tag(t) != pgn::variant_for_tag(rules.variant().short()) {
                 eprintln!(
                     "warning: the record's Variant tag says `{t}`; replaying as {} (--variant)",
-                    rules.variant.short
+                    rules.variant().short()
                 );
             }
         }
@@ -122,14 +122,14 @@ fn start_for_game(args: &ReplayArgs, rules: &Rules, g: &PgnGame) -> Result<Posit
         Ok(None) => {}
         Err(e) => bail!("{e}{hint}"),
     }
-    let n = setup::count(&rules.variant);
+    let n = setup::count(rules.variant());
     if n != 1 {
         bail!(
             "the record has no FEN tag and {} has {n} start positions: give one with --setup or --fen",
-            rules.variant.short
+            rules.variant().short()
         );
     }
-    let sp = setup::from_id(&rules.variant, 0).map_err(|e| anyhow!(e))?;
+    let sp = setup::from_id(rules.variant(), 0).map_err(|e| anyhow!(e))?;
     Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"))
 }
 

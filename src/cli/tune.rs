@@ -102,12 +102,12 @@ pub fn run(a: TuneArgs) -> Result<()> {
         .unwrap_or_else(|| default_out(&rules, &a.variant));
     let header = format!(
         "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} positions, loss {:.5} -> {:.5}",
-        rules.variant.name, a.games, a.nodes, a.pgn.len(), samples.len(), report.loss_before, report.loss_after
+        rules.variant().name(), a.games, a.nodes, a.pgn.len(), samples.len(), report.loss_before, report.loss_after
     );
     std::fs::write(&out, tuned.to_toml(&rules, &header))
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!("wrote {}", out.display());
-    if rules.variant.engine.weights.is_none() {
+    if rules.variant().engine().weights.is_none() {
         let name = out
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
@@ -122,9 +122,9 @@ pub fn run(a: TuneArgs) -> Result<()> {
     Ok(())
 }
 
-fn default_out(rules: &modern_chess::rules::Rules, spec: &str) -> PathBuf {
+fn default_out(rules: &modern_chess::Rules, spec: &str) -> PathBuf {
     if let Some(p) = weights::weights_path(rules) {
-        if !rules.variant.origin.starts_with("<built-in") {
+        if !rules.variant().origin().starts_with("<built-in") {
             return p;
         }
     }
@@ -132,15 +132,15 @@ fn default_out(rules: &modern_chess::rules::Rules, spec: &str) -> PathBuf {
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "variant".into());
-    let base = std::path::Path::new(&rules.variant.origin)
+    let base = std::path::Path::new(&rules.variant().origin())
         .parent()
-        .filter(|_| !rules.variant.origin.starts_with("<built-in"))
+        .filter(|_| !rules.variant().origin().starts_with("<built-in"))
         .map(PathBuf::from)
         .unwrap_or_default();
     base.join(
         rules
-            .variant
-            .engine
+            .variant()
+            .engine()
             .weights
             .clone()
             .unwrap_or(format!("{stem}.weights.toml")),
@@ -148,7 +148,7 @@ fn default_out(rules: &modern_chess::rules::Rules, spec: &str) -> PathBuf {
 }
 
 fn pgn_samples(
-    rules: &modern_chess::rules::Rules,
+    rules: &modern_chess::Rules,
     eval: &Evaluator,
     path: &PathBuf,
     out: &mut Vec<tune::Sample>,

@@ -96,13 +96,7 @@ mod tests {
                             let them = pos.side_to_move().other();
                             let truth =
                                 child.is_attacked(&rules, child.king_square(them), them.other());
-                            assert_eq!(
-                                c,
-                                truth,
-                                "{v} {} {}",
-                                pos.fen(&rules),
-                                m.uci(&rules)
-                            );
+                            assert_eq!(c, truth, "{v} {} {}", pos.fen(&rules), m.uci(&rules));
                         }
                     }
                     let legal = pos.legal_moves(&rules);

@@ -10,7 +10,9 @@ use crate::rules::Rules;
 /// A position read leniently, and a warning for every part of the FEN that was dropped.
 #[derive(Clone, Debug)]
 pub struct LenientFen {
+    /// The position, with the rights that did not fit dropped.
     pub position: Position,
+    /// One line per dropped part, worded for a GUI's log.
     pub warnings: Vec<String>,
 }
 

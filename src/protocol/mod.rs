@@ -6,10 +6,10 @@
 //! searches on their own thread, so the input loop keeps reading and `stop`/`?` work.
 //! Matches against other engines (child processes) live in the binary (`src/cli/matchplay.rs`).
 
-pub mod jobs;
-pub mod lenient;
+mod jobs;
+mod lenient;
 pub mod uci;
-pub mod worker;
+mod worker;
 pub mod xboard;
 
 pub use lenient::{lenient_position, LenientFen};
@@ -75,7 +75,7 @@ pub fn read_line_lossy<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Option<S
 }
 
 /// The largest hash table a session accepts, in MB (one limit for every front end).
-pub use crate::hash_size::MAX_HASH_MB;
+use crate::hash_size::MAX_HASH_MB;
 
 /// Checks a hash size asked for by a GUI: `Err` says why it is refused. `free_mb` is the
 /// machine's free memory as the application measured it.
@@ -243,7 +243,7 @@ pub fn one_line(s: &str) -> String {
 // Start positions
 // ---------------------------------------------------------------------------------------------
 
-pub use crate::start::StartChoice;
+use crate::start::StartChoice;
 
 /// The start id and FEN the choice names. `seed` is used for [`StartChoice::Random`].
 pub fn choose_start(

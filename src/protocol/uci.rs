@@ -22,6 +22,7 @@ use std::time::Duration;
 /// The settings shared with the other protocol (see `super::ProtocolConfig`).
 pub type UciConfig = super::ProtocolConfig;
 
+/// The name and version the engine gives in `id name` (and XBoard's `myname`).
 pub const ENGINE_NAME: &str = concat!("modern-chess ", env!("CARGO_PKG_VERSION"));
 
 struct Session<W: Write + Send + 'static, K: Worker> {

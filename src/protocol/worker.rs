@@ -38,6 +38,7 @@ pub struct InlineWorker {
 }
 
 impl InlineWorker {
+    /// A worker that searches with `engine` on the caller's thread.
     pub fn new(engine: Engine) -> InlineWorker {
         InlineWorker { engine }
     }

@@ -14,7 +14,7 @@
 mod check;
 mod error;
 mod load;
-pub mod numbering;
+pub(crate) mod numbering;
 mod schema;
 
 pub use error::{FieldError, VariantError};
@@ -263,39 +263,124 @@ pub struct FairyDef {
 }
 
 /// A variant that has passed every check; everything the interpreter needs.
+///
+/// It is made only by [`Variant::from_text`] (or the catalog, which calls it), so its fields
+/// are private and read through accessors:
+/// ```
+/// use modern_chess::catalog;
+/// use modern_chess::variant::{NoResolver, Variant, VariantError};
+///
+/// let chess = catalog::load("chess").unwrap();
+/// assert_eq!((chess.files(), chess.ranks()), (8, 8));
+/// assert!(chess.castling().is_some());
+/// assert_eq!(chess.pieces()[chess.royal()].letter, 'K');
+///
+/// let bad = Variant::from_text("bad.toml", "name = 1", &NoResolver);
+/// assert!(matches!(bad, Err(VariantError::Invalid(_))));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Variant {
     /// The full name.
-    pub name: String,
+    pub(crate) name: String,
     /// The short name for messages and records.
-    pub short: String,
+    pub(crate) short: String,
     /// One line for people.
-    pub description: String,
+    pub(crate) description: String,
     /// Board width.
-    pub files: u8,
+    pub(crate) files: u8,
     /// Board height.
-    pub ranks: u8,
+    pub(crate) ranks: u8,
     /// The piece kinds, in file order (letters sorted).
-    pub pieces: Vec<PieceDef>,
+    pub(crate) pieces: Vec<PieceDef>,
     /// Start positions.
-    pub setup: SetupDef,
+    pub(crate) setup: SetupDef,
     /// Castling, if any.
-    pub castling: Option<CastlingDef>,
+    pub(crate) castling: Option<CastlingDef>,
     /// Promotion, if the variant has a pawn.
-    pub promotion: Option<PromotionDef>,
+    pub(crate) promotion: Option<PromotionDef>,
     /// Bishop Adjustment, if any.
-    pub adjustment: Option<AdjustmentDef>,
+    pub(crate) adjustment: Option<AdjustmentDef>,
     /// Draws and special game ends.
-    pub rules: DrawRules,
+    pub(crate) rules: DrawRules,
     /// The Fairy-Stockfish names.
-    pub fairy: FairyDef,
+    pub(crate) fairy: FairyDef,
     /// How the built-in engine plays it.
-    pub engine: EngineDef,
+    pub(crate) engine: EngineDef,
     /// Where it came from (file name), for messages.
-    pub origin: String,
+    pub(crate) origin: String,
 }
 
 impl Variant {
+    /// The full name, as the file's `name` gives it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The short name used in messages, records and the `--variant` option.
+    pub fn short(&self) -> &str {
+        &self.short
+    }
+
+    /// One line describing the variant for people.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Board width (files `a`, `b`, ...).
+    pub fn files(&self) -> u8 {
+        self.files
+    }
+
+    /// Board height.
+    pub fn ranks(&self) -> u8 {
+        self.ranks
+    }
+
+    /// The piece kinds, in file order (letters sorted); a kind's index is its number.
+    pub fn pieces(&self) -> &[PieceDef] {
+        &self.pieces
+    }
+
+    /// How start positions are built and numbered.
+    pub fn setup(&self) -> &SetupDef {
+        &self.setup
+    }
+
+    /// Castling, if the variant castles.
+    pub fn castling(&self) -> Option<&CastlingDef> {
+        self.castling.as_ref()
+    }
+
+    /// Promotion, if the variant has a pawn.
+    pub fn promotion(&self) -> Option<&PromotionDef> {
+        self.promotion.as_ref()
+    }
+
+    /// Bishop Adjustment, if the variant has it.
+    pub fn adjustment(&self) -> Option<&AdjustmentDef> {
+        self.adjustment.as_ref()
+    }
+
+    /// Draw rules and the special game ends (bare king, stalemate, campmate, extinction).
+    pub fn rules(&self) -> &DrawRules {
+        &self.rules
+    }
+
+    /// The names Fairy-Stockfish knows the variant and its pieces by.
+    pub fn fairy(&self) -> &FairyDef {
+        &self.fairy
+    }
+
+    /// How the built-in engine plays it (its weights file).
+    pub fn engine(&self) -> &EngineDef {
+        &self.engine
+    }
+
+    /// The file it was read from, for messages.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
     /// The kind with this letter (either case).
     pub fn piece_index(&self, letter: char) -> Option<usize> {
         let up = letter.to_ascii_uppercase();

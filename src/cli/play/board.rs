@@ -8,9 +8,9 @@
 //! rather than brightness; the unit test measures every pair from the RGB values. With
 //! `--figurines` the two sides also keep distinct shapes (outlined White, solid Black).
 
-use modern_chess::game::Game;
-use modern_chess::position::MoveKind;
-use modern_chess::rules::Rules;
+use modern_chess::Game;
+use modern_chess::MoveKind;
+use modern_chess::Rules;
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +60,7 @@ const BACKGROUNDS: [Paint; 4] = [LIGHT_SQUARE, DARK_SQUARE, LAST_MOVE, CHECK];
 
 /// The Unicode figurine of a piece, when chess has one: outlined for White, solid for Black.
 pub fn figurine(rules: &Rules, t: usize, colour: usize) -> Option<char> {
-    let def = &rules.variant.pieces[t];
+    let def = &rules.variant().pieces()[t];
     if let Some(f) = &def.figurine {
         let chars: Vec<char> = f.chars().collect();
         return match chars.len() {
@@ -108,7 +108,7 @@ fn last_move_squares(rules: &Rules, game: &Game) -> Vec<u8> {
 
 /// The board as text, White at the bottom unless flipped.
 pub fn draw(rules: &Rules, game: &Game, view: View) -> String {
-    let geo = &rules.geo;
+    let geo = &rules.geo();
     let pos = game.current();
     let last = last_move_squares(rules, game);
     let check_sq = pos
@@ -232,8 +232,8 @@ mod tests {
     #[test]
     fn figurines_differ_by_side_and_exist_for_chess_letters_only() {
         let rules = modern_chess::catalog::load_rules("mrc").unwrap();
-        let m = rules.variant.piece_index('M').unwrap();
-        let k = rules.variant.piece_index('K').unwrap();
+        let m = rules.variant().piece_index('M').unwrap();
+        let k = rules.variant().piece_index('K').unwrap();
         assert_eq!(figurine(&rules, m, 0), None);
         assert_eq!(figurine(&rules, k, 0), Some('♔'));
         assert_eq!(figurine(&rules, k, 1), Some('♚'));

@@ -128,7 +128,7 @@ fn undo(s: &mut Session) {
     let rules = Arc::clone(&s.rules);
     if matches!(
         s.game.outcome(&rules),
-        Some(modern_chess::game::Outcome::Resignation { .. })
+        Some(modern_chess::Outcome::Resignation { .. })
     ) {
         s.truncate(s.game.moves().len());
         s.out("Resignation taken back.");

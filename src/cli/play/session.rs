@@ -7,10 +7,10 @@ use super::board::{self, View};
 use super::signals;
 use super::think;
 use modern_chess::engine::{Engine, Limits};
-use modern_chess::game::Game;
 use modern_chess::pgn;
-use modern_chess::position::{Move, Position};
-use modern_chess::rules::Rules;
+use modern_chess::Game;
+use modern_chess::Rules;
+use modern_chess::{Move, Position};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -119,7 +119,7 @@ impl Session {
     pub fn announce(&self) {
         self.out(&format!(
             "{}: White {}, Black {}. Type `help` for commands.",
-            self.rules.variant.name,
+            self.rules.variant().name(),
             self.players[0].name(),
             self.players[1].name()
         ));

@@ -10,9 +10,9 @@ use crate::cli::common::{chosen_start, position_for, rules_for};
 use crate::cli::datadir;
 use anyhow::{anyhow, bail, Context, Result};
 use modern_chess::engine::Limits;
-use modern_chess::game::Game;
-use modern_chess::position::Position;
-use modern_chess::rules::Rules;
+use modern_chess::Game;
+use modern_chess::Position;
+use modern_chess::Rules;
 use modern_chess::{catalog, pgn, setup};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub fn session(args: &PlayArgs) -> Result<Session> {
     ];
     let (stamp, date) = autosave::stamps(autosave::now_secs());
     let save = match datadir::ensure_data_dir() {
-        Ok(dir) => Some(autosave::new_path(&dir, &stamp, &rules.variant.short)),
+        Ok(dir) => Some(autosave::new_path(&dir, &stamp, rules.variant().short())),
         Err(e) => {
             eprintln!("warning: {e:#}");
             None
@@ -77,7 +77,7 @@ fn view(args: &PlayArgs, players: [Player; 2]) -> View {
 
 /// The start position and its number; without a choice, a random one (as the variant intends).
 fn start_position(rules: &Rules, args: &PlayArgs) -> Result<(Position, Option<u64>)> {
-    let v = &rules.variant;
+    let v = rules.variant();
     let c = &args.choice;
     if c.fen.is_some() {
         return Ok((position_for(rules, c)?, None));
@@ -95,7 +95,7 @@ fn start_position(rules: &Rules, args: &PlayArgs) -> Result<(Position, Option<u6
         Some((id, sp)) => {
             println!(
                 "{} start position #{id}: {}",
-                v.short,
+                v.short(),
                 setup::back_rank_string(v, &sp)
             );
             let pos = Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"))?;
@@ -150,7 +150,7 @@ fn resume(args: &PlayArgs, file: Option<&Path>, limits: Limits, hash_mb: usize) 
         .map(str::to_string)
         .unwrap_or_else(|| autosave::stamps(autosave::now_secs()).1);
     let view = view(args, players);
-    let save = continue_in(&path, &rules.variant.short);
+    let save = continue_in(&path, rules.variant().short());
     if save.as_deref() != Some(path.as_path()) {
         println!("(the file is left as it is; the game goes on in a new autosave)");
     }

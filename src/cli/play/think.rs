@@ -5,8 +5,8 @@
 use super::signals;
 use modern_chess::engine::{Engine, Limits, SearchInfo};
 use modern_chess::notation;
-use modern_chess::position::{Move, Position};
-use modern_chess::rules::Rules;
+use modern_chess::Rules;
+use modern_chess::{Move, Position};
 use std::io::Write;
 use std::time::{Duration, Instant};
 

@@ -29,15 +29,15 @@ fn orthodox_image(p: &PieceDef) -> Option<char> {
 /// The pieces of a variant as the page needs them: letter, name, the chessgroundx role
 /// (`m-piece` for the letter M) and image URLs per colour, or `null` for a letter glyph.
 pub fn describe(entry: &Entry) -> Value {
-    let v = &entry.rules.variant;
+    let v = entry.rules.variant();
     let promotions: Vec<char> = entry
         .rules
-        .promotion_to
+        .promotion_to()
         .iter()
-        .map(|&t| v.pieces[t].letter)
+        .map(|&t| v.pieces()[t].letter)
         .collect();
     let list: Vec<Value> = v
-        .pieces
+        .pieces()
         .iter()
         .map(|p| {
             let image = orthodox_image(p).map(|c| {

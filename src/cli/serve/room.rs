@@ -5,12 +5,12 @@
 use super::api::ApiError;
 use super::pieces;
 use super::variants::Entry;
-use modern_chess::game::Game;
 use modern_chess::notation;
 use modern_chess::pgn;
-use modern_chess::position::{Move, MoveKind, Position};
-use modern_chess::rules::Rules;
 use modern_chess::Colour;
+use modern_chess::Game;
+use modern_chess::Rules;
+use modern_chess::{Move, MoveKind, Position};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
@@ -160,7 +160,7 @@ impl Room {
 
     pub fn to_saved(&self) -> SavedGame {
         let resigned = match self.game.outcome(&self.rules) {
-            Some(modern_chess::game::Outcome::Resignation { winner }) => {
+            Some(modern_chess::Outcome::Resignation { winner }) => {
                 Some(colour_name(winner.other()).to_string())
             }
             _ => None,
@@ -238,7 +238,7 @@ impl Room {
     /// there (a move sent for the wrong side).
     fn other_sides_piece(&self, text: &str) -> Option<String> {
         let pos = self.game.current();
-        let geo = &self.rules.geo;
+        let geo = &self.rules.geo();
         let t = text.trim();
         (2..=t.len().min(4)).find_map(|n| {
             let sq = geo.parse_square(t.get(..n)?)?;
@@ -298,7 +298,7 @@ impl Room {
     /// castling also the king's destination (so the king may go onto its rook or to its
     /// square).
     fn targets(&self, m: Move) -> Vec<String> {
-        let geo = &self.rules.geo;
+        let geo = &self.rules.geo();
         let mut out = Vec::new();
         if let MoveKind::Castle { side } = m.kind {
             let colour = self.side_to_move();
@@ -316,7 +316,7 @@ impl Room {
     pub fn legal_json(&self) -> Value {
         let pos = self.game.current();
         let rules = &self.rules;
-        let geo = &rules.geo;
+        let geo = &rules.geo();
         let list: Vec<Value> = if self.is_over() {
             Vec::new()
         } else {
@@ -325,7 +325,7 @@ impl Room {
                 .map(|&m| {
                     let promo = m
                         .promo
-                        .map(|k| rules.variant.pieces[k.index()].letter.to_string());
+                        .map(|k| rules.variant().pieces()[k.index()].letter.to_string());
                     json!({
                         "uci": m.uci(rules),
                         "san": notation::to_san(rules, pos, m),
@@ -342,7 +342,7 @@ impl Room {
     }
 
     fn moves_json(&self) -> Value {
-        let geo = &self.rules.geo;
+        let geo = &self.rules.geo();
         let list: Vec<Value> = self
             .game
             .moves()
@@ -364,10 +364,10 @@ impl Room {
     pub fn view(&self) -> Value {
         let rules = &self.rules;
         let pos = self.game.current();
-        let v = &rules.variant;
+        let v = rules.variant();
         let check = pos
             .in_check(rules)
-            .then(|| rules.geo.square_name(pos.king_square(pos.side_to_move())));
+            .then(|| rules.geo().square_name(pos.king_square(pos.side_to_move())));
         let outcome = self.game.outcome(rules);
         let player = |p: &Player| json!({ "kind": p.kind, "level": p.level });
         json!({
@@ -375,10 +375,10 @@ impl Room {
             "version": self.version,
             "variant": {
                 "name": self.variant,
-                "title": v.name,
-                "short": v.short,
-                "files": v.files,
-                "ranks": v.ranks,
+                "title": v.name(),
+                "short": v.short(),
+                "files": v.files(),
+                "ranks": v.ranks(),
                 "pieces": self.pieces,
             },
             "start_id": self.start_id,

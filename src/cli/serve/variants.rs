@@ -2,8 +2,8 @@
 //! `*.toml` in `./variants/`, and every file in `--variant-path`. Each is compiled once.
 
 use modern_chess::catalog;
-use modern_chess::rules::Rules;
 use modern_chess::variant::Variant;
+use modern_chess::Rules;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -115,14 +115,14 @@ impl Catalog {
             .entries
             .iter()
             .map(|e| {
-                let v = &e.rules.variant;
+                let v = e.rules.variant();
                 json!({
                     "name": e.name,
-                    "title": v.name,
-                    "short": v.short,
-                    "description": v.description,
-                    "files": v.files,
-                    "ranks": v.ranks,
+                    "title": v.name(),
+                    "short": v.short(),
+                    "description": v.description(),
+                    "files": v.files(),
+                    "ranks": v.ranks(),
                     "start_positions": modern_chess::setup::checked_count(v),
                     "origin": e.origin,
                 })

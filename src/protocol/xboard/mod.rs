@@ -12,8 +12,8 @@
 //! ([`legality`]): castlings of the orthodox shape, no Bishop Adjustment. The engine option
 //! `Full rules` (for `-testLegality false`) keeps every rule.
 
-pub mod legality;
-pub mod notation;
+mod legality;
+mod notation;
 
 pub use notation::{
     fen_from_xboard, fen_to_xboard, move_from_xboard, move_to_xboard, piece_slots, setup_lines,
