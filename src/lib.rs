@@ -59,14 +59,14 @@ pub mod setup;
 pub mod variant;
 
 // The board: squares, square sets and the board's shape.
-pub use geometry::{Bitboard, Geometry, Square};
+pub use geometry::{Bitboard, Geometry, Square, MAX_SQUARES};
 // Sides and pieces.
 pub use piece::{ByColour, Colour, Piece, PieceKind};
 // The compiled rules of one variant (what every other item is read against).
-pub use rules::Rules;
+pub use rules::{CastleSide, Rules};
 // Positions and moves: FEN text -> Setup (unchecked) -> Position (legal), and its moves.
-pub use fen::{parse_fen, CastlingRight, CastlingRook, CastlingSide, FenError, Setup};
-pub use movegen::MoveList;
+pub use fen::{parse_fen, CastlingRight, CastlingRook, CastlingSide, FenError, Setup, MAX_CLOCK};
+pub use movegen::{MoveList, MAX_MOVES};
 pub use position::{CastlingProblem, Move, MoveKind, Position, PositionError};
 // Ends a variant rule decides before any move, and games with their outcome.
 pub use ends::{EndRule, RuleEnd};

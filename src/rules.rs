@@ -107,8 +107,11 @@ pub struct PieceMoves {
 /// Castling compiled for one side: the destination files.
 #[derive(Debug, Clone)]
 pub struct CastleSide {
+    /// The file the king ends on (from 0).
     pub king_file: u8,
+    /// The file the rook ends on (from 0).
     pub rook_file: u8,
+    /// How the variant writes this castling (`O-O`, `O-O-O`).
     pub notation: String,
 }
 

@@ -1,7 +1,7 @@
 //! Start positions: the [`Setup`] of a numbered start position.
 //!
 //! Counting, numbering, checking and reading start positions is data about the variant and
-//! lives in [`crate::variant::numbering`] (re-exported here); this module builds the position:
+//! lives in `variant/numbering.rs` (re-exported here); this module builds the position:
 //! the shuffled back ranks, a fixed placement (`setup.fen`) or the pawn rank, and the rights.
 
 use crate::fen::{CastlingRight, CastlingRook, Setup};

@@ -4,9 +4,9 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use modern_chess::catalog;
-use modern_chess::engine::eval::Evaluator;
 use modern_chess::engine::tune::{self, SelfPlay};
-use modern_chess::engine::{weights, Limits, Weights};
+use modern_chess::engine::weights::{self, Weights};
+use modern_chess::engine::{Evaluator, Limits};
 use modern_chess::pgn;
 use std::path::PathBuf;
 use std::sync::Arc;

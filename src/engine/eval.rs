@@ -16,6 +16,7 @@ use crate::rules::Rules;
 
 /// Where evaluation terms go: `n` times parameter `param` for colour `colour`.
 pub trait TermSink {
+    /// Counts `n` times parameter `param` in `colour`'s favour.
     fn add(&mut self, colour: Colour, param: usize, n: i32);
 }
 
@@ -24,6 +25,7 @@ pub const PHASE_MAX: i32 = 256;
 
 /// Tables computed once per variant, plus the weights.
 pub struct Evaluator {
+    /// The parameters the evaluation multiplies its terms with.
     pub weights: Weights,
     /// `[kind * squares + square]`: empty-board mobility minus the kind's average.
     centre: Vec<i32>,
@@ -106,6 +108,7 @@ struct Attacks {
 }
 
 impl Evaluator {
+    /// The evaluator for one variant: its tables computed once from the rules, with `weights`.
     pub fn new(rules: &Rules, weights: Weights) -> Evaluator {
         let geo = &rules.geo;
         let n = geo.squares();
@@ -158,6 +161,7 @@ impl Evaluator {
         }
     }
 
+    /// Where each term group sits in the weights.
     pub fn layout(&self) -> &Layout {
         &self.weights.layout
     }

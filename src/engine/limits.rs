@@ -4,10 +4,15 @@
 /// The clock as UCI `go wtime/btime/winc/binc/movestogo` gives it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// White's time left, in milliseconds.
     pub wtime_ms: Option<u64>,
+    /// Black's time left, in milliseconds.
     pub btime_ms: Option<u64>,
+    /// White's increment per move, in milliseconds.
     pub winc_ms: u64,
+    /// Black's increment per move, in milliseconds.
     pub binc_ms: u64,
+    /// Moves until the next time control, if the clock has one.
     pub moves_to_go: Option<u32>,
 }
 
@@ -15,8 +20,11 @@ pub struct Clock {
 /// `stop` is raised or the maximum depth is reached (UCI `go infinite`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Stop after this many plies of iterative deepening.
     pub depth: Option<u32>,
+    /// Stop after this many milliseconds.
     pub movetime_ms: Option<u64>,
+    /// Stop after about this many nodes (reproducible, unlike time).
     pub nodes: Option<u64>,
     /// Time left on the clocks: the engine divides it itself (see `engine::time`).
     pub clock: Option<Clock>,
@@ -58,6 +66,7 @@ impl Limits {
 pub struct SkillLevel(u8);
 
 impl SkillLevel {
+    /// Full strength (20), the default.
     pub const MAX: SkillLevel = SkillLevel(20);
 
     /// `level` clamped to 0..=20.
@@ -65,6 +74,7 @@ impl SkillLevel {
         SkillLevel(level.min(20) as u8)
     }
 
+    /// The level as a number, 0 (weakest) to 20.
     pub fn get(self) -> u32 {
         self.0 as u32
     }
@@ -101,7 +111,9 @@ impl std::error::Error for LevelError {}
 impl Level {
     /// The strongest level that answers in about a second.
     pub const DEFAULT: Level = Level(8);
+    /// The weakest level's number.
     pub const MIN: u32 = 1;
+    /// The strongest level's number.
     pub const MAX: u32 = 8;
 
     /// # Errors
@@ -114,6 +126,7 @@ impl Level {
         }
     }
 
+    /// The level's number, [`Level::MIN`] to [`Level::MAX`].
     pub fn get(self) -> u32 {
         self.0 as u32
     }

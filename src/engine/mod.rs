@@ -1,35 +1,40 @@
 //! Search and evaluation: the built-in engine.
 //!
-//! - [`search`]: principal-variation alpha-beta with selectivity and quiescence;
-//! - [`root`]: iterative deepening, aspiration windows, multi-PV;
-//! - [`movepick`], [`see`], [`history`]: move ordering and exchange evaluation;
-//! - [`tt`]: the shared transposition table; [`time`]: time management;
-//! - [`eval`], [`weights`]: the evaluation and its parameter set (tuned by [`tune`]);
-//! - [`limits`], [`skill`]: what a caller asks for, and weaker play on purpose.
+//! - `search`: principal-variation alpha-beta with selectivity and quiescence;
+//! - `root`: iterative deepening, aspiration windows, multi-PV;
+//! - `movepick`, `see`, `history`, `checks`: move ordering, exchange evaluation, check tests;
+//! - `tt`: the shared transposition table; `time`: time management;
+//! - `eval` ([`Evaluator`]), [`weights`]: the evaluation and its parameter set (tuned by
+//!   [`tune`]);
+//! - `limits` ([`Limits`], [`Level`], [`SkillLevel`]), `skill`: what a caller asks for, and
+//!   weaker play on purpose.
+//!
+//! Only [`Engine`], what a caller passes and gets back, and the `weights` and `tune`
+//! namespaces are public; the other submodules are the search's own.
 //!
 //! Several threads search the same root and share the table (Lazy SMP). Nothing here names a
 //! variant: everything comes from the compiled rules.
 
-pub mod checks;
-pub mod eval;
-pub mod history;
-pub mod limits;
-pub mod movepick;
-pub mod root;
-pub mod search;
-pub mod see;
-pub mod skill;
-pub mod time;
-pub mod tt;
+mod checks;
+mod eval;
+mod history;
+mod limits;
+mod movepick;
+mod root;
+mod search;
+mod see;
+mod skill;
+mod time;
+mod tt;
 pub mod tune;
 pub mod weights;
 
+pub use eval::{Evaluator, TermSink};
 pub use limits::{Clock, Level, LevelError, Limits, SkillLevel};
-pub use weights::{Weights, WeightsError};
+use weights::Weights;
 
 use crate::position::{Move, Position};
 use crate::rules::Rules;
-use eval::Evaluator;
 use history::History;
 use root::Plan;
 use search::{LmrTable, Shared, Worker};
@@ -43,13 +48,17 @@ use tt::Tt;
 /// What a finished iteration found, for `info` lines and the terminal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// The iteration's depth in plies.
     pub depth: u32,
     /// Centipawns from the side to move's point of view.
     pub score_cp: i32,
     /// Moves to mate: positive when the side to move mates, negative when it is mated.
     pub mate: Option<i32>,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Milliseconds since the search started.
     pub time_ms: u64,
+    /// The principal variation: the best move first, then the expected replies.
     pub pv: Vec<Move>,
 }
 
@@ -60,6 +69,21 @@ pub const MAX_THREADS: usize = 64;
 
 /// The built-in engine. Keeps its transposition table and history between searches;
 /// `clear` forgets them.
+///
+/// ```
+/// use modern_chess::engine::{Engine, Limits};
+/// use modern_chess::{catalog, Position};
+/// use std::sync::atomic::AtomicBool;
+/// use std::sync::Arc;
+///
+/// let rules = Arc::new(catalog::load_rules("chess").unwrap());
+/// // White mates in one: Ra8#.
+/// let pos = Position::from_fen(&rules, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+/// let mut engine = Engine::new(Arc::clone(&rules), 1);
+/// let limits = Limits { depth: Some(3), ..Limits::default() };
+/// let best = engine.search(&[pos], &limits, &AtomicBool::new(false), &mut |_| {});
+/// assert_eq!(best.unwrap().uci(&rules), "a1a8");
+/// ```
 pub struct Engine {
     rules: Arc<Rules>,
     eval: Evaluator,
@@ -104,6 +128,7 @@ impl Engine {
         }
     }
 
+    /// The evaluation weights in use.
     pub fn weights(&self) -> &Weights {
         &self.eval.weights
     }
@@ -120,6 +145,7 @@ impl Engine {
         self.histories.resize_with(n, || History::new(rules));
     }
 
+    /// Number of search threads.
     pub fn threads(&self) -> usize {
         self.histories.len()
     }
@@ -129,6 +155,7 @@ impl Engine {
         self.skill = skill;
     }
 
+    /// The playing strength set by [`Engine::set_skill`].
     pub fn skill(&self) -> SkillLevel {
         self.skill
     }

@@ -132,16 +132,6 @@ impl MovePicker {
         (self.moves, self.bad)
     }
 
-    /// No more quiet moves from here on (late-move pruning).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
-    }
-
-    /// Is there no pseudo-legal move at all?
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
     /// The next move, or None when every stage is done.
     pub fn next(&mut self, cx: &PickContext) -> Option<Move> {
         loop {

@@ -156,11 +156,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Nodes searched by this thread.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// Nodes of every thread (the others' counts as of their last report).
     pub fn total_nodes(&self) -> u64 {
         self.sh.nodes.load(Ordering::Relaxed) + (self.nodes & 1023)

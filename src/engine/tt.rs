@@ -69,13 +69,9 @@ impl Tt {
     }
 
     /// Number of entries.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.slots.len() * SLOTS
-    }
-
-    /// Always false: a table has at least one bucket.
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 
     /// Forgets every entry.
@@ -161,21 +157,6 @@ impl Tt {
         let data = pack(mv, score, depth, bound, generation);
         s.data.store(data, Relaxed);
         s.key_xor_data.store(key ^ data, Relaxed);
-    }
-
-    /// How full the table is, in permille of a sample (UCI `hashfull`).
-    pub fn hashfull(&self) -> u32 {
-        let generation = self.generation.load(Relaxed);
-        let n = self.slots.len().min(250);
-        let used = self.slots[..n]
-            .iter()
-            .flat_map(|b| b.0.iter())
-            .filter(|s| {
-                let d = s.data.load(Relaxed);
-                d != 0 && field(d, 54, 8) as u8 == generation
-            })
-            .count();
-        (used * 1000 / (n * SLOTS).max(1)) as u32
     }
 }
 

@@ -22,6 +22,7 @@ use std::sync::Arc;
 /// One training position: term counts (white minus black), phase and result.
 #[derive(Clone, Debug)]
 pub struct Sample {
+    /// The non-zero terms: (parameter index, count white minus black).
     pub terms: Vec<(u32, f32)>,
     /// Middlegame share, 0..=1.
     pub phase: f32,
@@ -86,11 +87,15 @@ pub fn samples_from_game(rules: &Rules, eval: &Evaluator, game: &Game, result: f
 /// How self-play games are played.
 #[derive(Clone, Copy, Debug)]
 pub struct SelfPlay {
+    /// Number of games to play.
     pub games: usize,
+    /// Search nodes per move (reproducible and quick).
     pub nodes_per_move: u64,
+    /// Seed for the start positions and the opening plies.
     pub seed: u64,
     /// Random opening plies (both sides), so games differ.
     pub random_plies: usize,
+    /// Plies after which a game is stopped and scored a draw.
     pub max_plies: usize,
 }
 
@@ -242,8 +247,11 @@ pub fn fit_k(values: &[[f64; 2]], samples: &[Sample]) -> f64 {
 /// What a fit did: the loss before and after, and the logistic scale used.
 #[derive(Clone, Copy, Debug)]
 pub struct FitReport {
+    /// The logistic scale fitted to the samples (centipawns to expected result).
     pub k: f64,
+    /// Mean squared error of the starting weights.
     pub loss_before: f64,
+    /// Mean squared error of the fitted weights.
     pub loss_after: f64,
 }
 

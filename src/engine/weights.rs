@@ -15,7 +15,9 @@ pub type Pair = [i32; 2];
 /// Where each group of terms starts in the flat parameter vector.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Number of piece kinds the parameters cover.
     pub kinds: usize,
+    /// Number of ranks (for the per-rank and passed-pawn terms).
     pub ranks: usize,
     /// Value of a piece kind.
     pub material: usize,
@@ -25,21 +27,32 @@ pub struct Layout {
     pub rank: usize,
     /// Per kind: per square it may move to that no enemy pawn attacks.
     pub mobility: usize,
+    /// Squares around the king the enemy attacks, squared (at most 8 counted).
     pub king_pressure: usize,
+    /// Enemy pieces attacking the king's zone (at most 6 counted).
     pub king_attackers: usize,
+    /// Own pawns in the king's zone (at most 3 counted).
     pub king_shield: usize,
+    /// A pawn with an own pawn ahead on its file.
     pub doubled: usize,
+    /// A pawn with no own pawn on a file beside it.
     pub isolated: usize,
+    /// A pawn defended by an own pawn.
     pub supported: usize,
     /// Per distance to promotion (index 0 unused).
     pub passed: usize,
+    /// An enemy piece other than a pawn or king attacked by an own pawn.
     pub pawn_threat: usize,
+    /// An own piece (not the king) attacked and not defended.
     pub hanging: usize,
+    /// The side to move's bonus.
     pub tempo: usize,
+    /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
 
 impl Layout {
+    /// The layout for `kinds` piece kinds on a board of `ranks` ranks.
     pub fn new(kinds: usize, ranks: usize) -> Layout {
         let material = 0;
         let centre = material + kinds;
@@ -105,7 +118,9 @@ impl Layout {
 /// A full parameter set for one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
+    /// Where each term group sits in `values`.
     pub layout: Layout,
+    /// Every parameter's (middlegame, endgame) value, in layout order.
     pub values: Vec<Pair>,
 }
 

@@ -6,7 +6,7 @@
 //! ```
 //! Serde reads each file strictly (unknown keys and wrong types stop it, reported with the key
 //! path, line and column); files named by `extends` are merged key by key, the child winning
-//! ([`load`]); then [`check`] tests meaning (letters, Betza, files on the board, a royal piece,
+//! (`load.rs`); then `check.rs` tests meaning (letters, Betza, files on the board, a royal piece,
 //! an army that fits and can be placed and numbered) and reports every problem at once. This
 //! module reads no files: callers pass text and a [`Resolver`] for `extends` (the catalog has
 //! the built-in and on-disk ones).
@@ -104,7 +104,7 @@ pub enum NumberingStage {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Numbering {
     /// The stages, first the least significant digit; `None` for the generic order
-    /// (documented in [`numbering`]). The royal piece and the castling rooks are never a stage:
+    /// (documented in `numbering.rs`, re-exported by [`crate::setup`]). The royal piece and the castling rooks are never a stage:
     /// they fill the squares left.
     pub stages: Option<Vec<NumberingStage>>,
     /// How pairs (and larger groups) of equal pieces are numbered.

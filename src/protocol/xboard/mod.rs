@@ -5,11 +5,11 @@
 //!
 //! XBoard's conventions differ from ours in two places: on a board with ten or more ranks it
 //! numbers ranks from 0 (`a0`..`j9`) in moves and FEN squares, and it writes castling as
-//! `O-O`/`O-O-O`. Conversion happens only at the edge ([`notation`]).
+//! `O-O`/`O-O-O`. Conversion happens only at the edge (`notation.rs`).
 //!
 //! XBoard tests the legality of every engine move by its own rules unless it runs with
 //! `-testLegality false`. By default the session therefore plays only what XBoard can test
-//! ([`legality`]): castlings of the orthodox shape, no Bishop Adjustment. The engine option
+//! (`legality.rs`): castlings of the orthodox shape, no Bishop Adjustment. The engine option
 //! `Full rules` (for `-testLegality false`) keeps every rule.
 
 mod legality;

@@ -14,7 +14,7 @@ const SLOTS: [&str; 22] = [
 ];
 const PAWN_BETZA: &str = "fmWfceFifmnD";
 
-/// Where each piece type is drawn: index into [`SLOTS`].
+/// Where each piece type is drawn: its slot in XBoard's built-in piece order (`SLOTS`).
 pub fn piece_slots(rules: &Rules) -> Vec<usize> {
     let mut used = [false; 22];
     let mut slot = vec![usize::MAX; rules.n_types];
