@@ -131,3 +131,104 @@ fn engine_beats_random_mover() {
     }
     assert!(failures.is_empty(), "below 95%: {failures:?}");
 }
+
+/// Runs the binary with a time limit (a hang fails the test instead of blocking the suite).
+fn run_binary(args: &[&str], limit_s: u64) -> (bool, String, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_modern-chess"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed().as_secs() > limit_s {
+            let _ = child.kill();
+            panic!("{args:?} did not finish within {limit_s} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.success(), out, err)
+}
+
+/// `bench --strength` plays its games through the match code and prints the table; here
+/// against our own binary (no external program needed), two quick games in one variant.
+#[test]
+fn strength_benchmark_prints_a_score_table() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
+    let args = [
+        "bench",
+        "--strength",
+        "--engine",
+        &me,
+        "--variants",
+        "mrc",
+        "--games-per-variant",
+        "2",
+        "--movetime",
+        "10",
+    ];
+    let (ok, out, err) = run_binary(&args, 300);
+    assert!(ok, "{out}\n{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("mrc "))
+        .unwrap_or_else(|| panic!("no mrc row in {out}"));
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(fields[1], "2", "two games: {row}");
+    let points: f64 = fields[2].parse().unwrap();
+    assert!((0.0..=2.0).contains(&points), "{row}");
+    assert!(out.lines().any(|l| l.starts_with("total ")), "{out}");
+    assert_eq!(err.matches("mrc game ").count(), 2, "{err}");
+    let (ok, _, err) = run_binary(&["bench", "--strength", "--games-per-variant", "0"], 30);
+    assert!(!ok && err.contains("at least 1"), "{err}");
+}
+
+/// Level 8 scores at least 80% against level 2 (UCI `Skill Level` 3, the skill of
+/// `engine::Level` 2) over 12 games at 50 ms a move (~1 minute on 2 cores).
+#[test]
+#[ignore]
+fn level_8_beats_level_2() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
+    let args = [
+        "match",
+        "--engine",
+        &me,
+        "--engine-option",
+        "Skill Level=3",
+        "--level",
+        "8",
+        "--games",
+        "12",
+        "--movetime",
+        "50",
+        "--seed",
+        "12",
+    ];
+    let (ok, out, err) = run_binary(&args, 900);
+    assert!(ok, "{err}");
+    let score = out
+        .lines()
+        .find_map(|l| l.strip_prefix("; Score: "))
+        .unwrap_or_else(|| panic!("no score in {err}"));
+    eprintln!("level 8 vs level 2: {score}");
+    let ours: f64 = score.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(ours >= 0.8 * 12.0, "{score}");
+}

@@ -372,7 +372,12 @@ fn level_and_time_change_the_engine_in_game() {
         b"level 1\ntime 50\nlevel 9\ntime x\n",
         "level-time",
     );
-    assert!(r.stdout.contains("Level 1: depth 1."), "{}", r.stdout);
+    // Level 1 is the engine's weakest level (engine::Level): skill 0 at 100 ms a move.
+    assert!(
+        r.stdout.contains("Level 1: skill 0 of 20, 100 ms a move."),
+        "{}",
+        r.stdout
+    );
     assert!(
         r.stdout.contains("Engine time: 50 ms a move."),
         "{}",

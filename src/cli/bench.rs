@@ -52,6 +52,31 @@ pub struct BenchArgs {
     /// fairer on a busy machine, where a process waiting for a core is not working
     #[arg(long)]
     pub cpu: bool,
+    /// Instead of perft: the strength benchmark, matches against a UCI engine in each variant
+    /// (the five seed variants unless --variants names others)
+    #[arg(long)]
+    pub strength: bool,
+    /// Strength benchmark: games per variant (random starts, each played twice, colours
+    /// reversed)
+    #[arg(long, value_name = "N", default_value_t = 8, requires = "strength")]
+    pub games_per_variant: u32,
+    /// Strength benchmark: time per move of both engines, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "strength")]
+    pub movetime: u64,
+    /// Strength benchmark: the other engine's command line
+    #[arg(
+        long,
+        value_name = "CMD",
+        default_value = "/usr/games/fairy-stockfish",
+        requires = "strength"
+    )]
+    pub engine: String,
+    /// Strength benchmark: seed of the random start positions (the same seed, the same starts)
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "strength")]
+    pub seed: u64,
+    /// Strength benchmark: also write every game to this PGN file
+    #[arg(long, value_name = "FILE", requires = "strength")]
+    pub pgn: Option<PathBuf>,
 }
 
 /// CPU seconds (user + system) used so far by a process (`None`: this one), from
@@ -433,6 +458,9 @@ fn ratio(ours: &Total, other: &Option<Total>) -> String {
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
+    if args.strength {
+        return super::strength::run(&args);
+    }
     let jobs = jobs(&args)?;
     let mut rules_of: BTreeMap<String, Rules> = BTreeMap::new();
     for j in &jobs {

@@ -99,8 +99,8 @@ pub struct MatchArgs {
     /// Seed for the random start positions
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Our engine's strength: a cap on its search depth, besides --movetime
-    #[arg(long)]
+    /// Our engine's level 1-8 (its skill: 8 is full strength); the time per move stays --movetime
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub level: Option<u32>,
     /// Fairy-Stockfish variants.ini to use instead of the one written from our `[fairy]` sections
     #[arg(long)]
@@ -154,6 +154,34 @@ pub fn xboard(args: XboardArgs) -> Result<()> {
     Ok(())
 }
 
+/// Fairy-Stockfish learns a variant from a variants.ini: one written to a temporary file
+/// from the variant file's `[fairy]` section (None when it has none). The caller removes it.
+pub fn write_fairy_ini(rules: &modern_chess::Rules) -> Result<Option<PathBuf>> {
+    let Some(section) = bench::fairy_section(rules.variant()) else {
+        return Ok(None);
+    };
+    let p = std::env::temp_dir().join(format!(
+        "modern-chess-{}-{}-variants.ini",
+        std::process::id(),
+        rules.variant().short().to_lowercase()
+    ));
+    std::fs::write(&p, format!("# written by modern-chess match\n{section}"))
+        .with_context(|| format!("cannot write {}", p.display()))?;
+    Ok(Some(p))
+}
+
+/// `game 3: White 1-0 Black (checkmate), start 123, 87 plies`: one finished game.
+pub fn game_line(g: &matchplay::GameRecord, white: &str, black: &str) -> String {
+    format!(
+        "game {}: {white} {} {black} ({}), start {}, {} plies",
+        g.round,
+        g.result,
+        g.reason,
+        g.start_id,
+        g.game.moves().len()
+    )
+}
+
 pub fn run_match(a: MatchArgs) -> Result<()> {
     let rules = modern_chess::catalog::load_rules(&a.variant).map_err(|e| anyhow!("{e}"))?;
     let mut options = Vec::new();
@@ -166,19 +194,9 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    // Fairy-Stockfish learns the variant from a variants.ini written from our [fairy] section.
     let ini = match &a.fairy_ini {
         Some(p) => Some(p.clone()),
-        None => match bench::fairy_section(rules.variant()) {
-            Some(section) => {
-                let p = std::env::temp_dir()
-                    .join(format!("modern-chess-{}-variants.ini", std::process::id()));
-                std::fs::write(&p, format!("# written by modern-chess match\n{section}"))
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-                Some(p)
-            }
-            None => None,
-        },
+        None => write_fairy_ini(&rules)?,
     };
     let cfg = matchplay::MatchConfig {
         engine: a.engine,
@@ -188,7 +206,9 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         movetime_ms: a.movetime,
         starts: a.start,
         seed: a.seed.unwrap_or_else(clock_seed),
-        level: a.level,
+        level: a
+            .level
+            .and_then(|n| modern_chess::engine::Level::new(n).ok()),
         max_plies: a.max_plies,
         hash_mb: a.hash,
         keep_adjustment: a.adjustment,
@@ -204,14 +224,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     };
     let mut write_error = None;
     let result = matchplay::play_match(Arc::clone(&rules), &cfg, &mut |g, white, black| {
-        eprintln!(
-            "game {}: {white} {} {black} ({}), start {}, {} plies",
-            g.round,
-            g.result,
-            g.reason,
-            g.start_id,
-            g.game.moves().len()
-        );
+        eprintln!("{}", game_line(g, white, black));
         let text = matchplay::game_pgn(&rules, g, white, black);
         print!("{text}");
         let _ = std::io::stdout().flush();

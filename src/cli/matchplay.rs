@@ -8,7 +8,7 @@
 
 use super::uci_client::UciClient;
 use anyhow::{anyhow, bail, Result};
-use modern_chess::engine::{Engine, Limits};
+use modern_chess::engine::{Engine, Level, Limits};
 use modern_chess::pgn;
 use modern_chess::protocol::{parse_coord, uci::ENGINE_NAME};
 use modern_chess::Game;
@@ -33,8 +33,9 @@ pub struct MatchConfig {
     /// Start positions by id or back rank; empty: random ones from `seed`.
     pub starts: Vec<String>,
     pub seed: u64,
-    /// Our engine's search depth cap (`--level`), on top of the move time.
-    pub level: Option<u32>,
+    /// Our engine's playing level (`--level`): its skill; the time per move stays
+    /// `movetime_ms`, the same for both sides.
+    pub level: Option<Level>,
     /// A game still running after this many plies is adjudicated a draw.
     pub max_plies: usize,
     pub hash_mb: usize,
@@ -246,6 +247,9 @@ pub fn play_match(
     };
     them.get(&rules, cfg)?;
     let mut ours = Engine::new(Arc::clone(&rules), cfg.hash_mb.max(1));
+    if let Some(level) = cfg.level {
+        ours.set_skill(level.skill());
+    }
     let mut games = Vec::new();
     let mut round = 0;
     'pairs: for (id, start) in &starts {
@@ -323,11 +327,7 @@ fn play_game(
     } else {
         start.fen_six(rules)
     };
-    let limits = Limits {
-        movetime_ms: Some(cfg.movetime_ms),
-        depth: cfg.level,
-        ..Limits::default()
-    };
+    let limits = Limits::movetime(cfg.movetime_ms);
     let stop = AtomicBool::new(false);
     let mut moves_text: Vec<String> = Vec::new();
     let finish = |game: Game, result: &'static str, reason: String| GameRecord {

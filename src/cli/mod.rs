@@ -10,6 +10,7 @@ pub mod pipe;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod strength;
 pub mod tune;
 pub mod uci_client;
 pub mod worker;

@@ -10,7 +10,7 @@ use super::{
     checked_hash_mb, choose_start, lenient_position, one_line, parse_coord, read_line_lossy,
     session_start, think_time, Out, SessionError, StartChoice, VariantSet, Worker,
 };
-use crate::engine::{Engine, Limits, SearchInfo};
+use crate::engine::{Clock, Engine, Limits, SearchInfo};
 use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
@@ -560,16 +560,28 @@ impl GoArgs {
         Some(think_time(left, inc, self.movestogo))
     }
 
+    /// The search limits. The clock goes to the engine as it is (its time manager divides
+    /// it, stretching or cutting a move by how stable the best move is); a clock given only
+    /// for the other side is taken for ours too.
     fn limits(&self, us: Colour) -> Limits {
-        let mut movetime = self.movetime;
-        if let Some(t) = self.clock_ms(us) {
-            movetime = Some(movetime.map_or(t, |m| m.min(t)));
+        let mut time = self.time;
+        let mut inc = self.inc;
+        if time[us].is_none() {
+            time[us] = time[us.other()];
+            inc[us] = inc[us.other()];
         }
+        let clock = time[us].is_some().then_some(Clock {
+            wtime_ms: time[Colour::White],
+            btime_ms: time[Colour::Black],
+            winc_ms: inc[Colour::White],
+            binc_ms: inc[Colour::Black],
+            moves_to_go: self.movestogo,
+        });
         Limits {
             depth: self.depth,
-            movetime_ms: movetime,
+            movetime_ms: self.movetime,
             nodes: self.nodes,
-            ..Limits::default()
+            clock,
         }
     }
 }
@@ -713,6 +725,55 @@ mod tests {
             text.contains("Fen: 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn go_hands_the_clock_to_the_engine() {
+        let rules = crate::catalog::load_rules("chess").unwrap();
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let pos = Position::from_fen(&rules, fen).unwrap();
+        let args = "wtime 60000 btime 50000 winc 1000 binc 2000 movestogo 20";
+        let args: Vec<&str> = args.split(' ').collect();
+        let limits = GoArgs::parse(&rules, &pos, &args)
+            .unwrap()
+            .limits(Colour::Black);
+        let clock = Clock {
+            wtime_ms: Some(60_000),
+            btime_ms: Some(50_000),
+            winc_ms: 1_000,
+            binc_ms: 2_000,
+            moves_to_go: Some(20),
+        };
+        assert_eq!(limits.clock, Some(clock));
+        assert_eq!(
+            limits.movetime_ms, None,
+            "the clock is not turned into a move time"
+        );
+        // Only the other side's clock (a GUI fault): taken for ours, so the search ends.
+        let limits = GoArgs::parse(&rules, &pos, &["wtime", "5000", "winc", "100"])
+            .unwrap()
+            .limits(Colour::Black);
+        let c = limits.clock.unwrap();
+        assert_eq!((c.btime_ms, c.binc_ms), (Some(5000), 100));
+        // No clock at all: none.
+        let limits = GoArgs::parse(&rules, &pos, &["depth", "3"]).unwrap();
+        assert_eq!(limits.limits(Colour::White).clock, None);
+    }
+
+    #[test]
+    fn go_with_a_clock_spends_a_share_of_it() {
+        // Three seconds left and no increment: the time manager plans on ~30 moves, so the
+        // answer comes long before the clock runs out.
+        let cfg = UciConfig {
+            variant: "mrc".into(),
+            start: StartChoice::Id(6944),
+            ..UciConfig::default()
+        };
+        let t = std::time::Instant::now();
+        let text = session("position startpos\ngo wtime 3000 btime 3000\n", cfg);
+        let ms = t.elapsed().as_millis();
+        assert!(text.contains("bestmove "), "{text}");
+        assert!(ms < 2_000, "{ms} ms for a move with 3 s on the clock");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub struct PlayArgs {
     /// Who plays Black (default: engine; on --resume, as saved)
     #[arg(long, value_enum)]
     pub black: Option<Player>,
-    /// Engine strength 1 (weakest) to 8; the default is level 6 (900 ms a move)
+    /// Engine strength 1 (weakest) to 8 (full strength, 900 ms a move: the default)
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8), conflicts_with_all = ["depth", "movetime"])]
     pub level: Option<u8>,
     /// Engine search depth in plies

@@ -17,7 +17,7 @@ partner square, e.g. c1d1). A capture mark, check or mate that is wrong is refus
   undo         take back your last move (and the engine's reply), or a resignation
   hint         the engine suggests a move for you
   analyze      the engine's view of the position (score from White's side, best line)
-  level N      engine strength 1-8 (1: depth 1 ... 6: 900 ms a move, the default ... 8: 10 s)
+  level N      engine strength 1-8 (1: weakest, 100 ms a move ... 8: full strength, 900 ms, the default)
   time MS      engine time per move in milliseconds
   flip         turn the board round
   board        show the board again
@@ -193,7 +193,9 @@ fn consult(s: &mut Session) -> Option<think::Thought> {
     }
     let (limits, tty) = (s.limits, s.tty);
     let history = s.game.positions().to_vec();
-    think::search(s.engine(), &rules, &history, &limits, tty, false)
+    let engine = s.engine();
+    engine.set_skill(modern_chess::engine::SkillLevel::MAX);
+    think::search(engine, &rules, &history, &limits, tty, false)
 }
 
 fn hint(s: &mut Session) {
@@ -230,12 +232,15 @@ fn analyze(s: &mut Session) {
 fn level(s: &mut Session, rest: &str) {
     match rest.parse::<u8>() {
         Ok(n) if levels::LEVELS.contains(&n) => {
-            s.limits = levels::limits_for_level(n);
-            s.out(&format!("Level {n}: {}.", levels::describe(&s.limits)));
+            (s.limits, s.skill) = levels::for_level(n);
+            s.out(&format!(
+                "Level {n}: {}.",
+                levels::describe(&s.limits, s.skill)
+            ));
         }
         _ => s.out(&format!(
             "level needs a number from 1 to 8 (now: {}).",
-            levels::describe(&s.limits)
+            levels::describe(&s.limits, s.skill)
         )),
     }
 }
@@ -248,11 +253,12 @@ fn time(s: &mut Session, rest: &str) {
                 movetime_ms: Some(ms),
                 ..modern_chess::engine::Limits::default()
             };
+            s.skill = modern_chess::engine::SkillLevel::MAX;
             s.out(&format!("Engine time: {ms} ms a move."));
         }
         _ => s.out(&format!(
             "time needs milliseconds from 1 to 3600000 (now: {}).",
-            levels::describe(&s.limits)
+            levels::describe(&s.limits, s.skill)
         )),
     }
 }

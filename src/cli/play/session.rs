@@ -6,7 +6,7 @@ use super::autosave;
 use super::board::{self, View};
 use super::signals;
 use super::think;
-use modern_chess::engine::{Engine, Limits};
+use modern_chess::engine::{Engine, Limits, SkillLevel};
 use modern_chess::pgn;
 use modern_chess::Game;
 use modern_chess::Rules;
@@ -21,6 +21,8 @@ pub struct Session {
     pub players: [Player; 2],
     pub engine: Option<Engine>,
     pub limits: Limits,
+    /// The engine's skill when it plays its moves (`hint` and `analyze` use full strength).
+    pub skill: SkillLevel,
     pub hash_mb: usize,
     pub view: View,
     /// Standard output is a terminal (thinking line in place, no echo of input).
@@ -73,6 +75,7 @@ impl Session {
             players,
             engine: None,
             limits,
+            skill: SkillLevel::MAX,
             hash_mb,
             view,
             tty: std::io::stdout().is_terminal(),
@@ -126,7 +129,7 @@ impl Session {
         if self.players.contains(&Player::Engine) {
             self.out(&format!(
                 "Engine: {}.",
-                super::levels::describe(&self.limits)
+                super::levels::describe(&self.limits, self.skill)
             ));
         }
         match &self.autosave {
@@ -225,6 +228,8 @@ impl Session {
         let tty = self.tty;
         let history = self.game.positions().to_vec();
         let side = self.game.current().side_to_move();
+        let skill = self.skill;
+        self.engine().set_skill(skill);
         let Some(thought) = think::search(self.engine(), &rules, &history, &limits, tty, true)
         else {
             return false;

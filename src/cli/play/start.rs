@@ -9,7 +9,7 @@ use super::session::Session;
 use crate::cli::common::{chosen_start, position_for, rules_for};
 use crate::cli::datadir;
 use anyhow::{anyhow, bail, Context, Result};
-use modern_chess::engine::Limits;
+use modern_chess::engine::{Limits, SkillLevel};
 use modern_chess::Game;
 use modern_chess::Position;
 use modern_chess::Rules;
@@ -21,9 +21,11 @@ use std::sync::Arc;
 /// The session the arguments ask for.
 pub fn session(args: &PlayArgs) -> Result<Session> {
     let hash_mb = crate::cli::hash::checked_hash_mb(args.hash)?;
-    let limits = limits(args);
+    let (limits, skill) = strength(args);
     if let Some(file) = &args.resume {
-        return resume(args, file.as_deref(), limits, hash_mb);
+        let mut s = resume(args, file.as_deref(), limits, hash_mb)?;
+        s.skill = skill;
+        return Ok(s);
     }
     let rules = Arc::new(rules_for(&args.choice)?);
     let (start, start_id) = start_position(&rules, args)?;
@@ -40,7 +42,7 @@ pub fn session(args: &PlayArgs) -> Result<Session> {
         }
     };
     let view = view(args, players);
-    Ok(Session::new(
+    let mut session = Session::new(
         rules,
         Game::new(start),
         players,
@@ -50,18 +52,22 @@ pub fn session(args: &PlayArgs) -> Result<Session> {
         start_id,
         date,
         save,
-    ))
+    );
+    session.skill = skill;
+    Ok(session)
 }
 
-fn limits(args: &PlayArgs) -> Limits {
+/// Limits and skill: `--depth`/`--movetime` at full strength, else the level's.
+fn strength(args: &PlayArgs) -> (Limits, SkillLevel) {
     if args.depth.is_some() || args.movetime.is_some() {
-        Limits {
+        let limits = Limits {
             depth: args.depth,
             movetime_ms: args.movetime,
             ..Limits::default()
-        }
+        };
+        (limits, SkillLevel::MAX)
     } else {
-        levels::limits_for_level(args.level.unwrap_or(levels::DEFAULT_LEVEL))
+        levels::for_level(args.level.unwrap_or(levels::DEFAULT_LEVEL))
     }
 }
 

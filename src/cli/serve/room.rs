@@ -24,11 +24,11 @@ pub enum PlayerKind {
     Engine,
 }
 
-/// The strongest engine level: no depth cap, only the time per move.
+/// The strongest engine level: full strength at the game's time per move.
 pub const MAX_LEVEL: u8 = 10;
 
-/// One side's player. `level` (1..=10) caps the engine's search depth at `level` plies below
-/// the top level, which searches as deep as the time per move allows.
+/// One side's player. `level` (1..=10) is spread over the engine's levels 1-8 (see
+/// [`super::thinker::engine_level`]): the engine's skill; the time per move is the game's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub kind: PlayerKind,

@@ -4,7 +4,7 @@
 
 use super::room::{Room, MAX_LEVEL};
 use super::server::{lock, RoomRef, Server};
-use modern_chess::engine::{Engine, Limits, SearchInfo};
+use modern_chess::engine::{Engine, Level, Limits, SearchInfo};
 use modern_chess::notation;
 use modern_chess::Colour;
 use modern_chess::Position;
@@ -43,6 +43,16 @@ pub fn thinking_json(rules: &Rules, root: &Position, info: &SearchInfo) -> Value
     })
 }
 
+/// The engine level (1-8, [`Level`]) behind serve's level 1..=`MAX_LEVEL` (1-10, what the
+/// API has always accepted): spread evenly, so 1-4 are engine levels 1-4, then 5 and 6 are
+/// 4 and 5, 7 is 6, 8 is 7 and 9 and 10 are full strength (engine level 8). The time per move
+/// is the game's own setting at every level.
+pub fn engine_level(serve_level: u8) -> Level {
+    let n = serve_level.clamp(1, MAX_LEVEL) as u32;
+    let engine = (n * Level::MAX).div_ceil(MAX_LEVEL as u32);
+    Level::new(engine.clamp(Level::MIN, Level::MAX)).unwrap_or_default()
+}
+
 /// Stops a running search of this game (its move will not be played).
 pub fn stop(room: &mut Room) {
     if let Some(flag) = room.search.take() {
@@ -64,15 +74,11 @@ pub fn start(server: &Arc<Server>, room_ref: &RoomRef, room: &mut Room, force: b
     room.search = Some(Arc::clone(&flag));
     let player = room.players[room.side_to_move()];
     let level = if player.is_engine() {
-        player.level
+        engine_level(player.level)
     } else {
-        MAX_LEVEL
+        Level::DEFAULT
     };
-    let limits = Limits {
-        depth: (level < MAX_LEVEL).then_some(level.max(1) as u32),
-        movetime_ms: Some(room.movetime_ms),
-        ..Limits::default()
-    };
+    let limits = Limits::movetime(room.movetime_ms);
     let job = Job {
         server: Arc::clone(server),
         room_ref: Arc::clone(room_ref),
@@ -82,6 +88,7 @@ pub fn start(server: &Arc<Server>, room_ref: &RoomRef, room: &mut Room, force: b
         id: room.id.clone(),
         flag,
         limits,
+        level,
     };
     std::thread::spawn(move || job.run());
     true
@@ -97,11 +104,13 @@ struct Job {
     id: String,
     flag: Arc<AtomicBool>,
     limits: Limits,
+    level: Level,
 }
 
 impl Job {
     fn run(self) {
         let mut engine = Engine::new(Arc::clone(&self.rules), HASH_MB);
+        engine.set_skill(self.level.skill());
         let root = self.history.last().cloned();
         let mut report = |info: &SearchInfo| {
             if let Some(root) = &root {
@@ -131,5 +140,19 @@ impl Job {
         }
         self.server.changed(&room);
         start(&self.server, &self.room_ref, &mut room, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serve_levels_spread_over_the_engine_levels() {
+        let got: Vec<u32> = (1..=MAX_LEVEL).map(|l| engine_level(l).get()).collect();
+        assert_eq!(got, [1, 2, 3, 4, 4, 5, 6, 7, 8, 8]);
+        assert_eq!(engine_level(MAX_LEVEL), Level::DEFAULT);
+        assert!(engine_level(MAX_LEVEL).skill().is_full());
+        assert_eq!(engine_level(0).get(), 1);
     }
 }

@@ -1,0 +1,127 @@
+//! `modern-chess bench --strength`: the engine's strength benchmark. In each variant a match
+//! against another UCI engine (Fairy-Stockfish 11.1 by default), random starts each played
+//! twice with colours reversed, through the same code as `modern-chess match`; then a table
+//! of the score per variant and in total.
+
+use super::bench::BenchArgs;
+use super::engines::{game_line, write_fairy_ini};
+use super::matchplay::{self, MatchConfig, MatchOutcome};
+use anyhow::{anyhow, bail, Context, Result};
+use modern_chess::catalog;
+use std::io::Write;
+use std::sync::Arc;
+
+/// The variants the benchmark plays unless `--variants` names others: the seed variants.
+pub const DEFAULT_VARIANTS: [&str; 5] = ["mrc", "mrc64", "merc", "icrc", "pmrc"];
+
+/// One variant's line of the table.
+struct Row {
+    variant: String,
+    games: usize,
+    points: f64,
+    wins: usize,
+    draws: usize,
+}
+
+impl Row {
+    fn of(variant: &str, outcome: &MatchOutcome) -> Row {
+        let (points, _) = outcome.score();
+        let wins = outcome
+            .games
+            .iter()
+            .filter(|g| g.result == ["1-0", "0-1"][g.our_colour])
+            .count();
+        let draws = outcome
+            .games
+            .iter()
+            .filter(|g| g.result == "1/2-1/2")
+            .count();
+        Row {
+            variant: variant.to_string(),
+            games: outcome.games.len(),
+            points,
+            wins,
+            draws,
+        }
+    }
+
+    fn line(&self) -> String {
+        let losses = self.games - self.wins - self.draws;
+        let pct = 100.0 * self.points / (self.games.max(1) as f64);
+        format!(
+            "{:<8} {:>5} {:>6.1} {:>4} {:>4} {:>4} {:>6.1}%",
+            self.variant, self.games, self.points, self.wins, self.draws, losses, pct
+        )
+    }
+}
+
+/// Plays every variant's match and prints the table.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    if args.games_per_variant == 0 {
+        bail!("--games-per-variant must be at least 1");
+    }
+    let variants: Vec<String> = if args.variants.is_empty() {
+        DEFAULT_VARIANTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.variants.clone()
+    };
+    let mut pgn = match &args.pgn {
+        Some(p) => Some(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        ),
+        None => None,
+    };
+    println!(
+        "Strength benchmark: {} games per variant at {} ms a move against `{}`, seed {}",
+        args.games_per_variant, args.movetime, args.engine, args.seed
+    );
+    let mut rows = Vec::new();
+    for v in &variants {
+        let rules = Arc::new(catalog::load_rules(v).map_err(|e| anyhow!("{v}: {e}"))?);
+        let ini = write_fairy_ini(&rules)?;
+        let cfg = MatchConfig {
+            engine: args.engine.clone(),
+            fairy_ini: ini.clone(),
+            games: args.games_per_variant,
+            movetime_ms: args.movetime,
+            seed: args.seed,
+            ..MatchConfig::default()
+        };
+        let mut write_error = None;
+        let outcome = matchplay::play_match(Arc::clone(&rules), &cfg, &mut |g, white, black| {
+            eprintln!("{v} {}", game_line(g, white, black));
+            if let Some(f) = pgn.as_mut() {
+                let text = matchplay::game_pgn(&rules, g, white, black);
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                    write_error.get_or_insert(e);
+                }
+            }
+        });
+        if let Some(p) = &ini {
+            let _ = std::fs::remove_file(p);
+        }
+        if let Some(e) = write_error {
+            bail!("cannot write the PGN file: {e}");
+        }
+        let outcome = outcome.with_context(|| format!("the {v} match"))?;
+        eprintln!("{v}: {}", outcome.score_line());
+        rows.push(Row::of(v, &outcome));
+    }
+    print_table(&rows);
+    Ok(())
+}
+
+fn print_table(rows: &[Row]) {
+    println!("Variant  Games  Score    +    =    -  Score%");
+    for r in rows {
+        println!("{}", r.line());
+    }
+    let total = Row {
+        variant: "total".into(),
+        games: rows.iter().map(|r| r.games).sum(),
+        points: rows.iter().map(|r| r.points).sum(),
+        wins: rows.iter().map(|r| r.wins).sum(),
+        draws: rows.iter().map(|r| r.draws).sum(),
+    };
+    println!("{}", total.line());
+}
