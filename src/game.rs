@@ -161,7 +161,22 @@ pub fn position_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
     None
 }
 
-/// A game in progress or finished.
+/// A game in progress or finished: the positions and moves so far, and how it ended.
+///
+/// ```
+/// use modern_chess::{catalog, notation, Colour, Game, Outcome, Position};
+///
+/// let rules = catalog::load_rules("chess").unwrap();
+/// let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// let mut game = Game::new(Position::from_fen(&rules, fen).unwrap());
+/// for san in ["f3", "e5", "g4", "Qh4#"] {
+///     let m = notation::parse_san(&rules, game.current(), san).unwrap();
+///     game.play(&rules, m).unwrap();
+/// }
+/// let mate = Outcome::Checkmate { winner: Colour::Black };
+/// assert_eq!(game.outcome(&rules), Some(mate));
+/// assert_eq!(mate.result(), "0-1");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     positions: Vec<Position>,
@@ -171,6 +186,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game that starts from `start`, with no move played.
     pub fn new(start: Position) -> Game {
         Game {
             positions: vec![start],
@@ -179,12 +195,15 @@ impl Game {
             agreed_draw: false,
         }
     }
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
+    /// The position now (after the last move).
     pub fn current(&self) -> &Position {
         self.positions.last().unwrap_or(&self.positions[0])
     }
+    /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -223,6 +242,7 @@ impl Game {
     pub fn resign(&mut self, loser: Colour) {
         self.resigned = Some(loser);
     }
+    /// The players agree to a draw (or a referee adjudicates one).
     pub fn agree_draw(&mut self) {
         self.agreed_draw = true;
     }

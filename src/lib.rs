@@ -34,6 +34,7 @@
 //! and are read through accessors.
 
 #![allow(clippy::needless_range_loop)]
+#![warn(missing_docs)]
 
 mod ends;
 mod fen;

@@ -19,8 +19,11 @@ use std::fmt;
 /// One move as written in the record, with the move number and side it was found at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SanToken {
+    /// The move as written, without its number (`Mxd6`, `exf6`, `O-O`).
     pub text: String,
+    /// The move number the record gives (or the count, when it gives none).
     pub number: u32,
+    /// True for White's move, false for Black's.
     pub white: bool,
 }
 
@@ -43,10 +46,15 @@ impl SanToken {
 /// a million bad move numbers costs a bounded amount of memory and output.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
+    /// The tag pairs (`[White "Carrillo"]`) in file order.
     pub tags: Vec<(String, String)>,
+    /// The moves in order, comments and variations left out.
     pub moves: Vec<SanToken>,
+    /// The result token at the end (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub result: Option<String>,
+    /// What looked wrong but did not stop the reading, at most [`MAX_WARNINGS`].
     pub warnings: Vec<String>,
+    /// How many warnings were dropped past [`MAX_WARNINGS`].
     pub more_warnings: usize,
 }
 
@@ -96,6 +104,7 @@ fn title_of(tags: &[(String, String)]) -> String {
 /// which every byte sequence is. Line ends become `\n` (CR LF and a lone CR alike).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
+    /// The text, with `\n` line ends.
     pub text: String,
     /// True when the bytes were not UTF-8 and were read as Latin-1.
     pub latin1: bool,
@@ -120,10 +129,15 @@ pub fn decode(bytes: &[u8]) -> Decoded {
 /// its tags as far as read), and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
+    /// The line of the problem, from 1.
     pub line: usize,
+    /// The column (character) on that line, from 1.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
+    /// The game's number in the file, from 1.
     pub game: usize,
+    /// The game's tags as far as read, as [`PgnGame::title`] words them (may be empty).
     pub game_title: String,
 }
 
@@ -515,7 +529,9 @@ pub fn start_position(rules: &Rules, game: &PgnGame) -> Result<Option<Position>,
 pub struct ReplayError {
     /// Index of the failing move in the record (0-based ply).
     pub index: usize,
+    /// The move that could not be played, as the record writes it.
     pub token: SanToken,
+    /// Why it could not be played.
     pub message: String,
     /// The legal moves in SAN at that point.
     pub legal: Vec<String>,

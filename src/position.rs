@@ -36,6 +36,20 @@ pub enum MoveKind {
 }
 
 /// A move: from and to squares, its kind, and the piece a pawn promotes to.
+///
+/// Moves come from a position's move list; castling is written as the king taking its rook:
+/// ```
+/// use modern_chess::{catalog, MoveKind, Position};
+///
+/// let rules = catalog::load_rules("chess").unwrap();
+/// let pos = Position::from_fen(&rules, "r3k3/1P6/8/8/8/8/8/4K2R w Kq - 0 1").unwrap();
+/// let moves = pos.legal_moves(&rules);
+/// let castle = moves.iter().find(|m| m.is_castle()).unwrap();
+/// assert_eq!(castle.kind, MoveKind::Castle { side: 1 });
+/// assert_eq!(castle.uci(&rules), "e1h1");
+/// let promotions = moves.iter().filter(|m| m.promo.is_some()).count();
+/// assert_eq!(promotions, 8); // b8 and bxa8, each to Q, R, B or N
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The square the moving piece (for castling the king, for adjustment the bishop) leaves.
@@ -86,7 +100,20 @@ pub(crate) struct EnPassant {
     pub(crate) victim: Square,
 }
 
-/// The state of a game at one moment.
+/// The state of a game at one moment, always legal: it is made from a checked [`Setup`] (or
+/// FEN) and changed only by legal moves.
+///
+/// ```
+/// use modern_chess::{catalog, notation, setup, Position};
+///
+/// let rules = catalog::load_rules("mrc").unwrap();
+/// let start = setup::parse_back_rank(rules.variant(), "RNBMKQBNR").unwrap();
+/// let pos = Position::from_fen(&rules, &setup::start_fen(rules.variant(), &start)).unwrap();
+/// let e4 = notation::parse_san(&rules, &pos, "e4").unwrap();
+/// let after = pos.play(&rules, e4).unwrap();
+/// assert!(!after.in_check(&rules));
+/// assert!(Position::from_fen(&rules, "9/9/9/9/9/9/9/9/9 w - - 0 1").is_err()); // no kings
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     /// 0 empty, else `(kind << 1 | colour) + 1`.

@@ -34,6 +34,7 @@ impl<W: Write> Clone for Out<W> {
 }
 
 impl<W: Write> Out<W> {
+    /// Output to `w`, shareable by cloning.
     pub fn new(w: W) -> Out<W> {
         Out(Arc::new(Mutex::new(w)), Arc::new(AtomicBool::new(false)))
     }
@@ -151,6 +152,7 @@ impl Default for VariantSet {
 }
 
 impl VariantSet {
+    /// The built-in catalog only.
     pub fn builtin() -> VariantSet {
         VariantSet {
             entries: catalog::BUILTIN
@@ -199,10 +201,12 @@ impl VariantSet {
         Ok((added, problems))
     }
 
+    /// The short names on offer: the built-in ones, then those added from files.
     pub fn names(&self) -> Vec<String> {
         self.entries.iter().map(|(n, _)| n.clone()).collect()
     }
 
+    /// Is a variant called `name` (case-insensitive) on offer?
     pub fn contains(&self, name: &str) -> bool {
         self.entries
             .iter()
@@ -434,9 +438,13 @@ mod tests {
 /// What the command line may preset before the GUI speaks (UCI and XBoard alike).
 #[derive(Clone, Debug)]
 pub struct ProtocolConfig {
+    /// The variant to start with (a short name of the set).
     pub variant: String,
+    /// A folder of more variant files to offer (`--variant-path`).
     pub variant_path: Option<std::path::PathBuf>,
+    /// The start position until the GUI sets one.
     pub start: StartChoice,
+    /// The transposition table's size in MB until the GUI sets one.
     pub hash_mb: usize,
     /// Seed for random starts (the binary takes one from the clock unless `--seed` is given).
     pub seed: u64,

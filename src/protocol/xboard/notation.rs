@@ -191,6 +191,8 @@ fn castling_letters(rules: &Rules, pos: &Position) -> String {
     s
 }
 
+/// A FEN as XBoard writes it turned into ours: on boards with ten or more ranks XBoard counts
+/// ranks from 0, so the en passant square's rank is renumbered from 1.
 pub fn fen_from_xboard(rules: &Rules, fen: &str) -> String {
     if !zero_based(rules) {
         return fen.to_string();
