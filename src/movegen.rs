@@ -11,13 +11,7 @@ use crate::promotion::{count_targets, for_each_target, PromoChoices};
 use crate::rules::{PieceMoves, Rules};
 use std::mem::MaybeUninit;
 
-/// Capacity of a move list. Enough by proof, not by hope: every position is made by
-/// [`Position::from_setup`] (or by moves from one), which refuses a position whose pieces could
-/// ever have more moves than this. The bound it checks (`Rules::move_bound`) adds, over a
-/// side's pieces, the most targets the piece's kind (or, for a pawn, any kind it promotes to)
-/// has from any square, times the promotion choices, plus castling and adjustment. The worst
-/// shipped case is MERC or ICRC with all twenty pieces of a side promoted to queens: about 750.
-pub const MAX_MOVES: usize = 1024;
+pub use crate::position::MAX_MOVES;
 
 /// A fixed-capacity list of moves that lives on the stack (6 KiB).
 ///

@@ -100,6 +100,14 @@ pub(crate) struct EnPassant {
     pub(crate) victim: Square,
 }
 
+/// Capacity of a move list. Enough by proof, not by hope: every position is made by
+/// [`Position::from_setup`] (or by moves from one), which refuses a position whose pieces could
+/// ever have more moves than this. The bound it checks (`Rules::move_bound`) adds, over a
+/// side's pieces, the most targets the piece's kind (or, for a pawn, any kind it promotes to)
+/// has from any square, times the promotion choices, plus castling and adjustment. The worst
+/// shipped case is MERC or ICRC with all twenty pieces of a side promoted to queens: about 750.
+pub const MAX_MOVES: usize = 1024;
+
 /// The state of a game at one moment, always legal: it is made from a checked [`Setup`] (or
 /// FEN) and changed only by legal moves.
 ///

@@ -7,12 +7,12 @@
 //! [`Position::from_setup_lenient`] drops those and returns them as warnings, which is what a
 //! GUI front end wants for FENs like XBoard's `setboard ... KQ b7`.
 
+use super::MAX_MOVES;
 use super::{EnPassant, Position};
 use crate::fen::{
     parse_fen, CastlingRight, CastlingRook, CastlingSide, FenError, Setup, MAX_CLOCK,
 };
 use crate::geometry::{Bitboard, Geometry, Square};
-use crate::movegen::MAX_MOVES;
 use crate::piece::Colour;
 use crate::rules::Rules;
 use crate::setup::{start_setup, StartPosition};
