@@ -163,22 +163,8 @@ fn direction_groups(dirs: &[char]) -> Vec<String> {
 /// # Errors
 /// When the string is not in the supported grammar, or a component selects no direction.
 pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
-    let pairs = BetzaParser::parse(Rule::betza, text).map_err(|e| {
-        let offset = match e.location {
-            pest::error::InputLocation::Pos(p) => p,
-            pest::error::InputLocation::Span((p, _)) => p,
-        };
-        let found = text[offset.min(text.len())..].chars().next();
-        BetzaError {
-            offset,
-            message: match found {
-                Some(c) => format!(
-                    "unexpected `{c}`: expected a modifier (f b l r v s m c i n e p g) or an atom (W F D N A H C Z G K Q R B)"
-                ),
-                None => "expected an atom letter (W F D N A H C Z G K Q R B)".into(),
-            },
-        }
-    })?;
+    let pairs =
+        BetzaParser::parse(Rule::betza, text).map_err(|e| syntax_error(text, &e.location))?;
     let mut atoms: Vec<MoveAtom> = Vec::new();
     for comp in pairs
         .into_iter()
@@ -189,29 +175,68 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         if comp.as_rule() != Rule::component {
             continue;
         }
-        let offset = comp.as_span().start();
-        let mut dirs = Vec::new();
-        let (mut m, mut c, mut e, mut i, mut n) = (false, false, false, false, false);
-        let mut hop = Hop::None;
-        let mut letter = ' ';
-        let mut doubled = false;
-        let mut limit: Option<u8> = None;
+        let c = Component::read(comp)?;
+        c.check_hopper()?;
+        c.expand_into(&mut atoms)?;
+    }
+    Ok(atoms)
+}
+
+/// The grammar error as a message naming what was expected.
+fn syntax_error(text: &str, location: &pest::error::InputLocation) -> BetzaError {
+    let offset = match *location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((p, _)) => p,
+    };
+    let found = text[offset.min(text.len())..].chars().next();
+    BetzaError {
+        offset,
+        message: match found {
+            Some(c) => format!(
+                "unexpected `{c}`: expected a modifier (f b l r v s m c i n e p g) or an atom (W F D N A H C Z G K Q R B)"
+            ),
+            None => "expected an atom letter (W F D N A H C Z G K Q R B)".into(),
+        },
+    }
+}
+
+/// One component of a Betza string (`fmW`, `cpR`, `N3`) as read: modifiers, atom, range.
+struct Component {
+    offset: usize,
+    dirs: Vec<char>,
+    quiet_only: bool,
+    capture_only: bool,
+    en_passant: bool,
+    initial: bool,
+    lame: bool,
+    hop: Hop,
+    letter: char,
+    doubled: bool,
+    limit: Option<u8>,
+}
+
+impl Component {
+    fn read(comp: pest::iterators::Pair<'_, Rule>) -> Result<Component, BetzaError> {
+        let mut c = Component {
+            offset: comp.as_span().start(),
+            dirs: Vec::new(),
+            quiet_only: false,
+            capture_only: false,
+            en_passant: false,
+            initial: false,
+            lame: false,
+            hop: Hop::None,
+            letter: ' ',
+            doubled: false,
+            limit: None,
+        };
         for part in comp.into_inner() {
             match part.as_rule() {
-                Rule::modifier => match part.as_str() {
-                    "m" => m = true,
-                    "c" => c = true,
-                    "e" => e = true,
-                    "i" => i = true,
-                    "n" => n = true,
-                    "p" => hop = Hop::Cannon,
-                    "g" => hop = Hop::Grasshopper,
-                    d => dirs.push(d.chars().next().unwrap_or('f')),
-                },
-                Rule::atom => letter = part.as_str().chars().next().unwrap_or(' '),
-                Rule::rider => doubled = true,
+                Rule::modifier => c.modifier(part.as_str()),
+                Rule::atom => c.letter = part.as_str().chars().next().unwrap_or(' '),
+                Rule::rider => c.doubled = true,
                 Rule::limit => {
-                    limit = Some(part.as_str().parse().map_err(|_| BetzaError {
+                    c.limit = Some(part.as_str().parse().map_err(|_| BetzaError {
                         offset: part.as_span().start(),
                         message: "step limit must be a number below 100".into(),
                     })?)
@@ -219,20 +244,44 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                 _ => {}
             }
         }
-        let none = !(m || c || e);
-        let groups = direction_groups(&dirs);
-        let rides = limit.is_none() && (doubled || base_steps(letter).iter().any(|s| s.1));
-        if hop != Hop::None && (!rides || e || n || i) {
+        Ok(c)
+    }
+
+    fn modifier(&mut self, m: &str) {
+        match m {
+            "m" => self.quiet_only = true,
+            "c" => self.capture_only = true,
+            "e" => self.en_passant = true,
+            "i" => self.initial = true,
+            "n" => self.lame = true,
+            "p" => self.hop = Hop::Cannon,
+            "g" => self.hop = Hop::Grasshopper,
+            d => self.dirs.push(d.chars().next().unwrap_or('f')),
+        }
+    }
+
+    /// Hoppers (`p`, `g`) are unlimited riders without `e`, `n` or `i`.
+    fn check_hopper(&self) -> Result<(), BetzaError> {
+        let rides =
+            self.limit.is_none() && (self.doubled || base_steps(self.letter).iter().any(|s| s.1));
+        if self.hop != Hop::None && (!rides || self.en_passant || self.lame || self.initial) {
             return Err(BetzaError {
-                offset,
+                offset: self.offset,
                 message:
                     "`p` and `g` (hoppers) apply to unlimited riders only, without `e`, `n` or `i`"
                         .into(),
             });
         }
+        Ok(())
+    }
+
+    /// Adds one atom per direction the modifiers select (each once).
+    fn expand_into(&self, atoms: &mut Vec<MoveAtom>) -> Result<(), BetzaError> {
+        let any_mode = !(self.quiet_only || self.capture_only || self.en_passant);
+        let groups = direction_groups(&self.dirs);
         let mut matched = false;
-        for (step, natural_rider) in base_steps(letter) {
-            let range = match (limit, doubled || natural_rider) {
+        for (step, natural_rider) in base_steps(self.letter) {
+            let range = match (self.limit, self.doubled || natural_rider) {
                 (Some(l), _) => l,
                 (None, true) => 0,
                 (None, false) => 1,
@@ -246,12 +295,12 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                     df,
                     dr,
                     range,
-                    quiet: m || none,
-                    capture: c || none,
-                    en_passant: e,
-                    initial: i,
-                    lame: n,
-                    hop,
+                    quiet: self.quiet_only || any_mode,
+                    capture: self.capture_only || any_mode,
+                    en_passant: self.en_passant,
+                    initial: self.initial,
+                    lame: self.lame,
+                    hop: self.hop,
                 };
                 if !atoms.contains(&atom) {
                     atoms.push(atom);
@@ -259,13 +308,14 @@ pub fn parse(text: &str) -> Result<Vec<MoveAtom>, BetzaError> {
             }
         }
         if !matched {
+            let (dirs, letter) = (&self.dirs, self.letter);
             return Err(BetzaError {
-                offset,
+                offset: self.offset,
                 message: format!("the modifiers {dirs:?} select no direction of `{letter}`"),
             });
         }
+        Ok(())
     }
-    Ok(atoms)
 }
 
 #[cfg(test)]

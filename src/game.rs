@@ -7,9 +7,10 @@
 
 use crate::ends::{EndRule, RuleEnd};
 use crate::piece::{Colour, PieceKind};
-use crate::position::{Move, Position};
+use crate::position::{IllegalMove, Move, Position};
 use crate::rules::Rules;
 use crate::variant::StalemateResult;
+use std::fmt;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,33 @@ pub enum Outcome {
         rule: EndRule,
     },
 }
+
+/// Why [`Game::play`] refused a move; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The game has ended; no move is played after the end.
+    GameOver {
+        /// How it ended.
+        outcome: Outcome,
+        /// The end in words (`checkmate, White wins`).
+        description: String,
+    },
+    /// The move is not legal in the current position.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver { description, .. } => {
+                write!(f, "the game is over ({description})")
+            }
+            PlayError::Illegal(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
 
 impl Outcome {
     /// The PGN result string.
@@ -216,11 +244,15 @@ impl Game {
     ///
     /// # Errors
     /// When the game is over or the move is illegal; the game is unchanged.
-    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<(), String> {
-        if let Some(o) = self.outcome(rules) {
-            return Err(format!("the game is over ({})", o.describe(rules)));
+    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<(), PlayError> {
+        if let Some(outcome) = self.outcome(rules) {
+            let description = outcome.describe(rules);
+            return Err(PlayError::GameOver {
+                outcome,
+                description,
+            });
         }
-        let next = self.current().play(rules, m)?;
+        let next = self.current().play(rules, m).map_err(PlayError::Illegal)?;
         self.positions.push(next);
         self.moves.push(m);
         Ok(())

@@ -68,10 +68,10 @@ pub use rules::{CastleSide, Rules};
 // Positions and moves: FEN text -> Setup (unchecked) -> Position (legal), and its moves.
 pub use fen::{parse_fen, CastlingRight, CastlingRook, CastlingSide, FenError, Setup, MAX_CLOCK};
 pub use movegen::{MoveList, MAX_MOVES};
-pub use position::{CastlingProblem, Move, MoveKind, Position, PositionError};
+pub use position::{CastlingProblem, IllegalMove, Move, MoveKind, Position, PositionError};
 // Ends a variant rule decides before any move, and games with their outcome.
 pub use ends::{EndRule, RuleEnd};
-pub use game::{insufficient_material, position_outcome, Game, Outcome};
+pub use game::{insufficient_material, position_outcome, Game, Outcome, PlayError};
 // Why a typed move is refused (carried by `notation::SanError`).
 pub use refusal::{Intent, Placed, Refusal};
 // Choosing a start position: by id, back rank, FEN, or at random.

@@ -11,7 +11,7 @@
 use crate::catalog;
 use crate::game::Game;
 use crate::notation;
-use crate::position::{Move, Position};
+use crate::position::{FenError, Move, Position};
 use crate::rules::Rules;
 use crate::setup;
 use std::fmt;
@@ -515,14 +515,34 @@ pub fn variant_for_tag(tag: &str) -> Option<&'static str> {
 ///
 /// # Errors
 /// When the FEN does not fit the variant.
-pub fn start_position(rules: &Rules, game: &PgnGame) -> Result<Option<Position>, String> {
+pub fn start_position(rules: &Rules, game: &PgnGame) -> Result<Option<Position>, FenTagError> {
     match game.tag("FEN") {
         Some(f) => Position::from_fen(rules, f)
             .map(Some)
-            .map_err(|e| format!("FEN tag `{f}`: {e}")),
+            .map_err(|error| FenTagError {
+                fen: f.to_string(),
+                error,
+            }),
         None => Ok(None),
     }
 }
+
+/// A record's `FEN` tag that does not give a position of its variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenTagError {
+    /// The tag's text.
+    pub fen: String,
+    /// What is wrong with it.
+    pub error: FenError,
+}
+
+impl fmt::Display for FenTagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FEN tag `{}`: {}", self.fen, self.error)
+    }
+}
+
+impl std::error::Error for FenTagError {}
 
 /// Why a replay stopped: at which move, and what was legal there.
 #[derive(Clone, Debug)]
@@ -612,7 +632,7 @@ pub fn replay(
             Err(e) => return Err(fail(e.to_string(), &game)),
         };
         if let Err(e) = game.play(rules, m) {
-            return Err(fail(e, &game));
+            return Err(fail(e.to_string(), &game));
         }
         each(token, m, game.current());
     }

@@ -108,6 +108,23 @@ pub(crate) struct EnPassant {
 /// shipped case is MERC or ICRC with all twenty pieces of a side promoted to queens: about 750.
 pub const MAX_MOVES: usize = 1024;
 
+/// A move that is not one of the legal moves of the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move refused.
+    pub mv: Move,
+    /// It in coordinates, for the message.
+    pub uci: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not legal here", self.uci)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// The state of a game at one moment, always legal: it is made from a checked [`Setup`] (or
 /// FEN) and changed only by legal moves.
 ///
@@ -527,11 +544,14 @@ impl Position {
     ///
     /// # Errors
     /// When `m` is not one of the legal moves; the position is unchanged.
-    pub fn play(&self, rules: &Rules, m: Move) -> Result<Position, String> {
+    pub fn play(&self, rules: &Rules, m: Move) -> Result<Position, IllegalMove> {
         if self.legal_moves(rules).contains(&m) {
             Ok(self.play_unchecked(rules, m))
         } else {
-            Err(format!("{} is not legal here", m.uci(rules)))
+            Err(IllegalMove {
+                mv: m,
+                uci: m.uci(rules),
+            })
         }
     }
 

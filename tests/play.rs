@@ -81,29 +81,7 @@ fn replay_script(v: &str, id: u64, moves: &str) -> (Arc<Rules>, Game, Vec<Move>)
 fn scripted_games_in_every_seed_variant() {
     for (v, id, moves) in SCRIPTS {
         let (rules, game, played) = replay_script(v, id, moves);
-        // The script really exercises what it claims to.
-        let castles: Vec<u8> = played
-            .iter()
-            .filter_map(|m| match m.kind {
-                MoveKind::Castle { side } => Some(side),
-                _ => None,
-            })
-            .collect();
-        assert!(
-            castles.contains(&0) && castles.contains(&1),
-            "{v}: castling on both sides"
-        );
-        assert_eq!(
-            played.iter().any(|m| m.kind == MoveKind::Adjust),
-            rules.adjust_piece().is_some(),
-            "{v}: adjustment"
-        );
-        assert!(
-            played.iter().any(|m| m.kind == MoveKind::EnPassant),
-            "{v}: en passant"
-        );
-        assert!(played.iter().any(|m| m.promo.is_some()), "{v}: promotion");
-
+        assert_script_exercises_the_rules(v, &rules, &played);
         let id_s = id.to_string();
         let dir =
             std::env::temp_dir().join(format!("modern-chess-play-{}-{v}", std::process::id()));
@@ -136,60 +114,95 @@ fn scripted_games_in_every_seed_variant() {
             !out.contains("Not a legal move"),
             "{v}: a move was refused:\n{out}"
         );
-        let announced: Vec<&str> = out
-            .lines()
-            .filter(|l| l.starts_with("White plays") || l.starts_with("Black plays"))
-            .collect();
-        assert_eq!(announced.len(), played.len(), "{v}: every move was played");
-        // Castling is shown in the variant's own notation, the adjustment with `<=>`, the
-        // promotion with `=`, and the last move with the mate sign.
-        let sides = rules.castle_sides().unwrap();
-        for side in sides.iter() {
-            let shown = announced
-                .iter()
-                .any(|l| l.split_whitespace().last() == Some(side.notation.as_str()));
-            assert!(shown, "{v}: {} not shown", side.notation);
-        }
-        if rules.adjust_piece().is_some() {
-            assert!(
-                announced.iter().any(|l| l.contains("<=>")),
-                "{v}: adjustment shown"
-            );
-        }
-        assert!(
-            announced
-                .iter()
-                .any(|l| l.contains('=') && !l.contains("<=>")),
-            "{v}: promotion"
-        );
-        assert!(announced.last().unwrap().ends_with('#'), "{v}: mate sign");
-        assert!(
-            out.contains("Game over: checkmate, White wins. Result 1-0"),
-            "{v}: mate announced:\n{}",
-            &out[out.len().saturating_sub(600)..]
-        );
+        assert_moves_announced(v, &rules, &out, played.len());
         assert!(out.contains("Saved the game to"), "{v}: saved");
 
-        // The saved record replays to the same final position and result.
-        let replay = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
-            .arg("replay")
-            .arg(&pgn_path)
-            .output()
-            .unwrap();
-        let rout = String::from_utf8_lossy(&replay.stdout);
-        assert!(
-            replay.status.success(),
-            "{v}: replay failed: {}",
-            String::from_utf8_lossy(&replay.stderr)
-        );
-        assert!(
-            rout.contains(&format!("final FEN: {}", game.current().fen(&rules))),
-            "{v}: {rout}"
-        );
-        assert!(rout.contains("result: 1-0"), "{v}: {rout}");
+        assert_record_replays(v, &pgn_path, &rules, &game);
         std::fs::remove_dir_all(&dir).ok();
         assert!(out.contains(&game.current().fen(&rules)), "{v}: final FEN");
     }
+}
+
+/// The script really exercises what it claims to: castling both ways, adjustment (where the
+/// variant has it), en passant and promotion.
+fn assert_script_exercises_the_rules(v: &str, rules: &Rules, played: &[Move]) {
+    let castles: Vec<u8> = played
+        .iter()
+        .filter_map(|m| match m.kind {
+            MoveKind::Castle { side } => Some(side),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        castles.contains(&0) && castles.contains(&1),
+        "{v}: castling on both sides"
+    );
+    assert_eq!(
+        played.iter().any(|m| m.kind == MoveKind::Adjust),
+        rules.adjust_piece().is_some(),
+        "{v}: adjustment"
+    );
+    assert!(
+        played.iter().any(|m| m.kind == MoveKind::EnPassant),
+        "{v}: en passant"
+    );
+    assert!(played.iter().any(|m| m.promo.is_some()), "{v}: promotion");
+}
+
+/// One `White plays`/`Black plays` line per move, in the variant's notation, ending in mate.
+fn assert_moves_announced(v: &str, rules: &Rules, out: &str, moves: usize) {
+    let announced: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("White plays") || l.starts_with("Black plays"))
+        .collect();
+    assert_eq!(announced.len(), moves, "{v}: every move was played");
+    // Castling is shown in the variant's own notation, the adjustment with `<=>`, the
+    // promotion with `=`, and the last move with the mate sign.
+    let sides = rules.castle_sides().unwrap();
+    for side in sides.iter() {
+        let shown = announced
+            .iter()
+            .any(|l| l.split_whitespace().last() == Some(side.notation.as_str()));
+        assert!(shown, "{v}: {} not shown", side.notation);
+    }
+    if rules.adjust_piece().is_some() {
+        assert!(
+            announced.iter().any(|l| l.contains("<=>")),
+            "{v}: adjustment shown"
+        );
+    }
+    assert!(
+        announced
+            .iter()
+            .any(|l| l.contains('=') && !l.contains("<=>")),
+        "{v}: promotion"
+    );
+    assert!(announced.last().unwrap().ends_with('#'), "{v}: mate sign");
+    assert!(
+        out.contains("Game over: checkmate, White wins. Result 1-0"),
+        "{v}: mate announced:\n{}",
+        &out[out.len().saturating_sub(600)..]
+    );
+}
+
+/// The saved record replays to the same final position and result.
+fn assert_record_replays(v: &str, pgn_path: &std::path::Path, rules: &Rules, game: &Game) {
+    let replay = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
+        .arg("replay")
+        .arg(&pgn_path)
+        .output()
+        .unwrap();
+    let rout = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "{v}: replay failed: {}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(
+        rout.contains(&format!("final FEN: {}", game.current().fen(&rules))),
+        "{v}: {rout}"
+    );
+    assert!(rout.contains("result: 1-0"), "{v}: {rout}");
 }
 
 #[test]
@@ -444,60 +457,8 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
         let pos = game.current().clone();
         let us = pos.side_to_move();
         let legal: Vec<Move> = pos.legal_moves(rules).iter().copied().collect();
-        let want_side = us.index(); // White castles on the a-side, Black on the other side
-        let pick = legal
-            .iter()
-            .copied()
-            .find(|m| matches!(m.kind, MoveKind::Castle { side } if side as usize == want_side && !seen.castle[want_side]))
-            .or_else(|| {
-                legal.iter().copied().find(|m| {
-                    m.kind == MoveKind::Adjust
-                        && !seen.adjust
-                        && pos
-                            .piece_at(m.to)
-                            .map(|p| p.kind.index() != rules.royal() && Some(p.kind.index()) != rules.castle_rook())
-                            .unwrap_or(false)
-                })
-            })
-            .or_else(|| legal.iter().copied().find(|m| m.kind == MoveKind::EnPassant && !seen.ep))
-            .or_else(|| {
-                legal
-                    .iter()
-                    .copied()
-                    .find(|m| m.promo.is_some_and(|k| k.index() == rules.promotion_to()[0]) && !seen.promo)
-            });
-        let m = match pick {
-            Some(m) => m,
-            None => {
-                let king = pos.king_square(us);
-                let rooks = pos.castling_rooks(us);
-                let ok: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        castled[us]
-                            || (m.from != king
-                                && !rooks.contains(&Some(m.from))
-                                && m.kind != MoveKind::Adjust)
-                    })
-                    .collect();
-                let pool = if ok.is_empty() { &legal } else { &ok };
-                let pawns: Vec<Move> = pool
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        pos.piece_at(m.from)
-                            .map(|p| Some(p.kind.index()) == rules.pawn())
-                            .unwrap_or(false)
-                    })
-                    .collect();
-                if !pawns.is_empty() && rng.below(10) < 7 {
-                    pawns[rng.below(pawns.len())]
-                } else {
-                    pool[rng.below(pool.len())]
-                }
-            }
-        };
+        let m = special_pick(rules, &pos, &legal, &seen)
+            .unwrap_or_else(|| random_pick(rules, &pos, &legal, castled[us], &mut rng));
         match m.kind {
             MoveKind::Castle { side } => {
                 seen.castle[side as usize] = true;
@@ -515,7 +476,69 @@ fn find_one(rules: &Arc<Rules>, id: u64, seed: u64) -> Option<(Vec<Move>, Game)>
     if !done(&seen) {
         return None;
     }
-    // Mating phase: the engine plays White, a random mover Black.
+    mate_as_white(rules, game, &mut rng)
+}
+
+/// A special move not yet seen: castling (White on the a-side, Black on the other), an
+/// adjustment with a piece other than king or castling rook, en passant, promotion.
+fn special_pick(rules: &Rules, pos: &Position, legal: &[Move], seen: &Seen) -> Option<Move> {
+    let want_side = pos.side_to_move().index();
+    let find = |f: &dyn Fn(&Move) -> bool| legal.iter().copied().find(|m| f(m));
+    find(&|m| matches!(m.kind, MoveKind::Castle { side } if side as usize == want_side && !seen.castle[want_side]))
+        .or_else(|| {
+            find(&|m| {
+                m.kind == MoveKind::Adjust
+                    && !seen.adjust
+                    && pos
+                        .piece_at(m.to)
+                        .map(|p| p.kind.index() != rules.royal() && Some(p.kind.index()) != rules.castle_rook())
+                        .unwrap_or(false)
+            })
+        })
+        .or_else(|| find(&|m| m.kind == MoveKind::EnPassant && !seen.ep))
+        .or_else(|| {
+            find(&|m| m.promo.is_some_and(|k| k.index() == rules.promotion_to()[0]) && !seen.promo)
+        })
+}
+
+/// A random move, mostly a pawn's; king and castling rooks stay home until the side castled.
+fn random_pick(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    castled: bool,
+    rng: &mut Rng,
+) -> Move {
+    let us = pos.side_to_move();
+    let king = pos.king_square(us);
+    let rooks = pos.castling_rooks(us);
+    let ok: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            castled
+                || (m.from != king && !rooks.contains(&Some(m.from)) && m.kind != MoveKind::Adjust)
+        })
+        .collect();
+    let pool = if ok.is_empty() { legal } else { &ok };
+    let pawns: Vec<Move> = pool
+        .iter()
+        .copied()
+        .filter(|m| {
+            pos.piece_at(m.from)
+                .map(|p| Some(p.kind.index()) == rules.pawn())
+                .unwrap_or(false)
+        })
+        .collect();
+    if !pawns.is_empty() && rng.below(10) < 7 {
+        pawns[rng.below(pawns.len())]
+    } else {
+        pool[rng.below(pool.len())]
+    }
+}
+
+/// Mating phase: the engine plays White, a random mover Black; the game if White mates.
+fn mate_as_white(rules: &Arc<Rules>, mut game: Game, rng: &mut Rng) -> Option<(Vec<Move>, Game)> {
     let mut engine = Engine::new(Arc::clone(rules), 4);
     let stop = AtomicBool::new(false);
     for _ in 0..300 {

@@ -444,10 +444,17 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
             }
         }
     }
-    // Castling (RULES.md): the king and one rook with rights, king and rook to their files on
-    // the king's rank; squares from the king to its destination not attacked; squares between
-    // each piece and its destination, destinations included, empty but for these two.
-    if let Some(cd) = &v.castling() {
+    ref_castlings(v, rp, &mut out);
+    ref_adjustments(v, rp, &mut out);
+    out
+}
+
+/// Castling (RULES.md): the king and one rook with rights, king and rook to their files on
+/// the king's rank; squares from the king to its destination not attacked; squares between
+/// each piece and its destination, destinations included, empty but for these two.
+fn ref_castlings(v: &Variant, rp: &RefPos, out: &mut Vec<Move>) {
+    let us = rp.side;
+    if let Some(cd) = v.castling() {
         let k = rp.king(v, us);
         for &r in &rp.castle[us] {
             if rp.rank(r) != rp.rank(k) || rp.board[r] != Some((cd.rook, us)) {
@@ -474,9 +481,13 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
             }
         }
     }
-    // Bishop Adjustment (RULES.md): an unmoved bishop swaps with an unmoved, allowed piece
-    // directly beside it on its rank; not while in check.
-    if let Some(adj) = &v.adjustment() {
+}
+
+/// Bishop Adjustment (RULES.md): an unmoved bishop swaps with an unmoved, allowed piece
+/// directly beside it on its rank; not while in check.
+fn ref_adjustments(v: &Variant, rp: &RefPos, out: &mut Vec<Move>) {
+    let us = rp.side;
+    if let Some(adj) = v.adjustment() {
         if !rp.adjust[us].is_empty() && !ref_attacked(v, rp, rp.king(v, us), us ^ 1) {
             for &b in &rp.adjust[us] {
                 if rp.board[b] != Some((adj.piece, us)) {
@@ -504,7 +515,6 @@ fn ref_pseudo(v: &Variant, rp: &RefPos) -> Vec<Move> {
             }
         }
     }
-    out
 }
 
 /// The position after `m`, by the rules as written.
@@ -883,28 +893,11 @@ fn next_permutation(a: &mut [usize]) -> bool {
 fn start_positions_follow_the_setup_rules() {
     for (name, rules) in all_rules() {
         let v = rules.variant();
-        let one_side = if v.setup().random {
-            let mut a = v.setup().army.clone();
-            a.sort_unstable();
-            let mut n = 0u64;
-            loop {
-                if ref_valid_rank(v, &a) {
-                    n += 1;
-                }
-                if !next_permutation(&mut a) {
-                    break;
-                }
-            }
-            n
-        } else {
-            1
-        };
-        let expected = if v.setup().symmetry == Symmetry::None && v.setup().random {
-            one_side * one_side
-        } else {
-            one_side
-        };
-        assert_eq!(setup::count(v), expected, "{name}: start position count");
+        assert_eq!(
+            setup::count(v),
+            ref_start_count(v),
+            "{name}: start position count"
+        );
     }
     for_each_variant(48, any::<u64>(), |rules, seed| {
         let v = rules.variant();
@@ -923,9 +916,6 @@ fn start_positions_follow_the_setup_rules() {
         let s = setup::back_rank_string(v, &sp);
         prop_assert_eq!(setup::parse_back_rank(v, &s), Ok(sp.clone()));
         let pos = start_position(rules, seed);
-        let f0 = v.setup().files.0 as usize;
-        let files = v.files() as usize;
-        let royal = v.pieces().iter().position(|p| p.royal).unwrap();
         for (c, back) in [(0usize, &sp.white), (1, &sp.black)] {
             let rank = if c == 0 {
                 v.setup().rank as usize
@@ -935,29 +925,7 @@ fn start_positions_follow_the_setup_rules() {
             // Castling: the outermost rook on each side of the king; none when the file asks
             // for the king between the rooks and it is not.
             // The rank as it stands (a fixed placement may hold more than the back rank).
-            let row: Vec<Option<usize>> = (0..files)
-                .map(|f| match pos.piece_at((rank * files + f) as u8) {
-                    Some(p) if p.colour.index() == c => Some(p.kind.index()),
-                    _ => None,
-                })
-                .collect();
-            let mut want: Vec<usize> = Vec::new();
-            if let (Some(cd), Some(k)) = (&v.castling(), row.iter().position(|&p| p == Some(royal)))
-            {
-                let left = row[..k].iter().position(|&p| p == Some(cd.rook));
-                let right = row[k + 1..]
-                    .iter()
-                    .rposition(|&p| p == Some(cd.rook))
-                    .map(|x| x + k + 1);
-                if !(cd.king_between_rooks && (left.is_none() || right.is_none())) {
-                    want.extend(
-                        [left, right]
-                            .into_iter()
-                            .flatten()
-                            .map(|i| rank * files + i),
-                    );
-                }
-            }
+            let want = ref_castling_rooks(v, &pos, c, rank);
             let mut got: Vec<usize> = pos
                 .castling_rooks(Colour::from_index(c))
                 .into_iter()
@@ -967,17 +935,7 @@ fn start_positions_follow_the_setup_rules() {
             got.sort_unstable();
             prop_assert_eq!(got, want, "castling rights of colour {}", c);
             // Adjustment: every piece-rank square when the side's bishops share a colour.
-            let mut want: Vec<usize> = Vec::new();
-            if let Some(a) = &v.adjustment() {
-                let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == a.piece).collect();
-                let same = sq.len() >= 2
-                    && sq
-                        .iter()
-                        .all(|&i| dark(v, f0 + i, c == 0) == dark(v, f0 + sq[0], c == 0));
-                if !a.same_colour_only || same {
-                    want = (0..back.len()).map(|i| rank * files + f0 + i).collect();
-                }
-            }
+            let want = ref_adjust_squares(v, back, c, rank);
             let got: Vec<usize> = pos
                 .adjust_rights(Colour::from_index(c))
                 .map(|s| s as usize)
@@ -986,6 +944,83 @@ fn start_positions_follow_the_setup_rules() {
         }
         Ok(())
     });
+}
+
+/// The number of start positions by enumeration: valid back ranks for one side, squared when
+/// the sides are shuffled independently.
+fn ref_start_count(v: &Variant) -> u64 {
+    let one_side = if v.setup().random {
+        let mut a = v.setup().army.clone();
+        a.sort_unstable();
+        let mut n = 0u64;
+        loop {
+            if ref_valid_rank(v, &a) {
+                n += 1;
+            }
+            if !next_permutation(&mut a) {
+                break;
+            }
+        }
+        n
+    } else {
+        1
+    };
+    if v.setup().symmetry == Symmetry::None && v.setup().random {
+        one_side * one_side
+    } else {
+        one_side
+    }
+}
+
+/// Castling rooks of colour `c` at the start: the outermost rook on each side of the king;
+/// none when the file asks for the king between the rooks and it is not. Read from the rank
+/// as it stands (a fixed placement may hold more than the back rank).
+fn ref_castling_rooks(v: &Variant, pos: &Position, c: usize, rank: usize) -> Vec<usize> {
+    let files = v.files() as usize;
+    let royal = v.pieces().iter().position(|p| p.royal).unwrap();
+    let row: Vec<Option<usize>> = (0..files)
+        .map(|f| match pos.piece_at((rank * files + f) as u8) {
+            Some(p) if p.colour.index() == c => Some(p.kind.index()),
+            _ => None,
+        })
+        .collect();
+    let mut want: Vec<usize> = Vec::new();
+    if let (Some(cd), Some(k)) = (v.castling(), row.iter().position(|&p| p == Some(royal))) {
+        let left = row[..k].iter().position(|&p| p == Some(cd.rook));
+        let right = row[k + 1..]
+            .iter()
+            .rposition(|&p| p == Some(cd.rook))
+            .map(|x| x + k + 1);
+        if !(cd.king_between_rooks && (left.is_none() || right.is_none())) {
+            want.extend(
+                [left, right]
+                    .into_iter()
+                    .flatten()
+                    .map(|i| rank * files + i),
+            );
+        }
+    }
+    want
+}
+
+/// Adjustment rights of colour `c` at the start: every piece-rank square when the side's
+/// bishops share a colour (or the variant does not ask that).
+fn ref_adjust_squares(v: &Variant, back: &[usize], c: usize, rank: usize) -> Vec<usize> {
+    let f0 = v.setup().files.0 as usize;
+    let files = v.files() as usize;
+    let Some(a) = v.adjustment() else {
+        return Vec::new();
+    };
+    let sq: Vec<usize> = (0..back.len()).filter(|&i| back[i] == a.piece).collect();
+    let same = sq.len() >= 2
+        && sq
+            .iter()
+            .all(|&i| dark(v, f0 + i, c == 0) == dark(v, f0 + sq[0], c == 0));
+    if !a.same_colour_only || same {
+        (0..back.len()).map(|i| rank * files + f0 + i).collect()
+    } else {
+        Vec::new()
+    }
 }
 
 /// The TOML examples in variants/README.md are valid variant files.
@@ -1144,7 +1179,8 @@ fn random_games_end_correctly() {
             }
             let m = pick(&mut rng, &pos, &moves, bias);
             rp = ref_make(v, &rp, m);
-            game.play(rules, m).map_err(TestCaseError::fail)?;
+            game.play(rules, m)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         Ok(())
     });

@@ -260,39 +260,51 @@ fn bad_requests_change_nothing() {
     let id = id_of(&g);
     s.play(&id, "e4");
     let mv = format!("/api/games/{id}/move");
-    let m = refused(&s, &id, "POST", &mv, br#"{"move": "e5e7"}"#, 400);
+    refuse_bad_moves(&s, &id, &mv);
+    refuse_oversized_requests(&s, &id, &mv);
+    refuse_unknown_routes(&s, &id);
+    refuse_bad_new_games(&s);
+    refuse_after_the_end(&s, &id, &mv);
+}
+
+/// Illegal, unreadable and wrong-side moves.
+fn refuse_bad_moves(s: &Served, id: &str, mv: &str) {
+    let m = refused(s, id, "POST", mv, br#"{"move": "e5e7"}"#, 400);
     assert!(m.contains("illegal move"), "{m}");
-    refused(&s, &id, "POST", &mv, br#"{"move": "Qz9"}"#, 400);
-    refused(&s, &id, "POST", &mv, br#"{"move": "e8e6""#, 400);
-    refused(&s, &id, "POST", &mv, b"not json", 400);
-    refused(&s, &id, "POST", &mv, br#"{"mov": "e8e6"}"#, 400);
-    refused(&s, &id, "POST", &mv, br#"{"move": 5}"#, 400);
-    refused(&s, &id, "POST", &mv, &[0xff, 0xfe], 400);
+    refused(s, id, "POST", mv, br#"{"move": "Qz9"}"#, 400);
+    refused(s, id, "POST", mv, br#"{"move": "e8e6""#, 400);
+    refused(s, id, "POST", mv, b"not json", 400);
+    refused(s, id, "POST", mv, br#"{"mov": "e8e6"}"#, 400);
+    refused(s, id, "POST", mv, br#"{"move": 5}"#, 400);
+    refused(s, id, "POST", mv, &[0xff, 0xfe], 400);
     // A move for the side not to move: by its piece, and by naming the side.
-    let m = refused(&s, &id, "POST", &mv, br#"{"move": "e4e5"}"#, 409);
+    let m = refused(s, id, "POST", mv, br#"{"move": "e4e5"}"#, 409);
     assert!(
         m.contains("Black's turn") || m.contains("black's turn"),
         "{m}"
     );
     refused(
-        &s,
-        &id,
+        s,
+        id,
         "POST",
-        &mv,
+        mv,
         br#"{"move": "e8e6", "side": "white"}"#,
         409,
     );
     refused(
-        &s,
-        &id,
+        s,
+        id,
         "POST",
-        &mv,
+        mv,
         br#"{"move": "e8e6", "side": "green"}"#,
         400,
     );
+}
+
+fn refuse_oversized_requests(s: &Served, id: &str, mv: &str) {
     // A huge body, a huge head, a chunked body.
     let huge = format!(r#"{{"move": "{}"}}"#, "e".repeat(200_000));
-    refused(&s, &id, "POST", &mv, huge.as_bytes(), 413);
+    refused(s, id, "POST", mv, huge.as_bytes(), 413);
     let big_header = format!("X-Big: {}", "a".repeat(20_000));
     let (status, _) = parse_response(&raw_request(
         s.addr,
@@ -305,11 +317,14 @@ fn bad_requests_change_nothing() {
     let (status, text) = parse_response(&raw_request(
         s.addr,
         "POST",
-        &mv,
+        mv,
         &["Transfer-Encoding: chunked"],
         None,
     ));
     assert_eq!(status, 411, "{text}");
+}
+
+fn refuse_unknown_routes(s: &Served, id: &str) {
     // Unknown games, endpoints and methods.
     let (status, v) = s.post_json("/api/games/0123456789ab/move", &json!({ "move": "e2e4" }));
     assert_eq!(status, 404);
@@ -323,6 +338,9 @@ fn bad_requests_change_nothing() {
     );
     assert_eq!(s.post_json("/api/variants", &json!({})).0, 404);
     assert_eq!(s.post_json("/index.html", &json!({})).0, 405);
+}
+
+fn refuse_bad_new_games(s: &Served) {
     // Bad new games create nothing.
     let games_before = s.get_json("/api/games").1;
     for spec in [
@@ -349,10 +367,13 @@ fn bad_requests_change_nothing() {
     ));
     assert_eq!(status, 400);
     assert_eq!(s.get_json("/api/games").1, games_before);
-    // Take-backs beyond the start, and moves, resignations and engine moves after the end.
+}
+
+/// Take-backs beyond the start, and moves, resignations and engine moves after the end.
+fn refuse_after_the_end(s: &Served, id: &str, mv: &str) {
     refused(
-        &s,
-        &id,
+        s,
+        id,
         "POST",
         &format!("/api/games/{id}/undo"),
         br#"{"plies": 5}"#,
@@ -364,19 +385,19 @@ fn bad_requests_change_nothing() {
     );
     assert_eq!(status, 200);
     assert_eq!(over["result"], "1-0");
-    let m = refused(&s, &id, "POST", &mv, br#"{"move": "e8e6"}"#, 409);
+    let m = refused(s, id, "POST", mv, br#"{"move": "e8e6"}"#, 409);
     assert!(m.contains("over"), "{m}");
     refused(
-        &s,
-        &id,
+        s,
+        id,
         "POST",
         &format!("/api/games/{id}/resign"),
         b"{}",
         409,
     );
     refused(
-        &s,
-        &id,
+        s,
+        id,
         "POST",
         &format!("/api/games/{id}/engine"),
         b"{}",

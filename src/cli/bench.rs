@@ -469,52 +469,102 @@ pub fn run(args: BenchArgs) -> Result<()> {
             rules_of.insert(j.variant.clone(), r);
         }
     }
-    let threads = args.threads.unwrap_or(1).max(1);
-    let clock = if args.cpu {
-        Clock::Cpu(None)
-    } else {
-        Clock::Wall
-    };
-
-    let ini_path =
-        std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
-    let mut fairy = match &args.fairy_stockfish {
-        Some(path) => {
-            let variants: Vec<&Variant> = rules_of.values().map(|r| r.variant()).collect();
-            std::fs::write(&ini_path, fairy_ini(&variants))
-                .with_context(|| format!("cannot write {}", ini_path.display()))?;
-            let mut e = Uci::start(path, args.cpu)?;
-            e.send(&format!(
-                "setoption name VariantPath value {}",
-                ini_path.display()
-            ))?;
-            e.send("setoption name UCI_Chess960 value true")?;
-            e.sync()?;
-            Some(e)
-        }
-        None => None,
-    };
-    let mut stockfish = match &args.stockfish {
-        Some(path) => {
-            let mut e = Uci::start(path, args.cpu)?;
-            e.send("setoption name UCI_Chess960 value true")?;
-            e.sync()?;
-            Some(e)
-        }
-        None => None,
-    };
-
+    let mut others = Others::start(&args, &rules_of)?;
     println!(
         "Position: {} bytes; perft, single-threaded unless marked; {} times, the fastest of {}",
         std::mem::size_of::<Position>(),
         if args.cpu { "CPU" } else { "wall-clock" },
         args.repeat.max(1)
     );
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
-    let mut mismatches = Vec::new();
+    let mut run = BenchRun {
+        args: &args,
+        rows: BTreeMap::new(),
+        order: Vec::new(),
+        mismatches: Vec::new(),
+    };
     for job in &jobs {
-        let rules = &rules_of[&job.variant];
+        let line = run.measure(&rules_of[&job.variant], job, &mut others)?;
+        println!("{line}");
+    }
+    others.stop();
+    println!();
+    run.print_table(&rules_of);
+    println!("\nratio = the other engine's time / ours (above 1: we are faster)");
+    if !run.mismatches.is_empty() {
+        bail!("node counts differ:\n{}", run.mismatches.join("\n"));
+    }
+    println!("node counts agree");
+    Ok(())
+}
+
+/// The engines we compare with, when asked for, and the Fairy-Stockfish variants file.
+struct Others {
+    fairy: Option<Uci>,
+    stockfish: Option<Uci>,
+    ini_path: std::path::PathBuf,
+}
+
+impl Others {
+    fn start(args: &BenchArgs, rules_of: &BTreeMap<String, Rules>) -> Result<Others> {
+        let ini_path =
+            std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
+        let fairy = match &args.fairy_stockfish {
+            Some(path) => {
+                let variants: Vec<&Variant> = rules_of.values().map(|r| r.variant()).collect();
+                std::fs::write(&ini_path, fairy_ini(&variants))
+                    .with_context(|| format!("cannot write {}", ini_path.display()))?;
+                let mut e = Uci::start(path, args.cpu)?;
+                e.send(&format!(
+                    "setoption name VariantPath value {}",
+                    ini_path.display()
+                ))?;
+                e.send("setoption name UCI_Chess960 value true")?;
+                e.sync()?;
+                Some(e)
+            }
+            None => None,
+        };
+        let stockfish = match &args.stockfish {
+            Some(path) => {
+                let mut e = Uci::start(path, args.cpu)?;
+                e.send("setoption name UCI_Chess960 value true")?;
+                e.sync()?;
+                Some(e)
+            }
+            None => None,
+        };
+        Ok(Others {
+            fairy,
+            stockfish,
+            ini_path,
+        })
+    }
+
+    fn stop(&mut self) {
+        drop(self.fairy.take());
+        drop(self.stockfish.take());
+        let _ = std::fs::remove_file(&self.ini_path);
+    }
+}
+
+/// The results so far: a row per variant in first-seen order, and any count that differs.
+struct BenchRun<'a> {
+    args: &'a BenchArgs,
+    rows: BTreeMap<String, Row>,
+    order: Vec<String>,
+    mismatches: Vec<String>,
+}
+
+impl BenchRun<'_> {
+    /// Times one job with us (and our threads) and the other engines; the line to print.
+    fn measure(&mut self, rules: &Rules, job: &Job, others: &mut Others) -> Result<String> {
+        let args = self.args;
+        let clock = if args.cpu {
+            Clock::Cpu(None)
+        } else {
+            Clock::Wall
+        };
+        let threads = args.threads.unwrap_or(1).max(1);
         let pos = Position::from_fen(rules, &job.fen).map_err(|e| anyhow!("{}: {e}", job.fen))?;
         let (nodes, secs) = timed(clock, args.repeat, || Ok(pos.perft(rules, job.depth)))?;
         let mut line = format!(
@@ -526,18 +576,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
             secs,
             nodes as f64 / secs.max(1e-9) / 1e6
         );
-        if let Some(e) = job.expected {
-            if e != nodes {
-                mismatches.push(format!(
-                    "{} {} depth {}: reference {e}, ours {nodes}",
-                    job.variant, job.fen, job.depth
-                ));
-            }
+        if let Some(e) = job.expected.filter(|&e| e != nodes) {
+            self.mismatches.push(format!(
+                "{} {} depth {}: reference {e}, ours {nodes}",
+                job.variant, job.fen, job.depth
+            ));
         }
-        if !order.contains(&job.variant) {
-            order.push(job.variant.clone());
+        if !self.order.contains(&job.variant) {
+            self.order.push(job.variant.clone());
         }
-        let row = rows.entry(job.variant.clone()).or_default();
+        let row = self.rows.entry(job.variant.clone()).or_default();
         row.table_bytes = rules.table_bytes();
         row.positions += 1;
         row.ours.add(nodes, secs);
@@ -547,7 +595,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 Ok(perft_threads(rules, &pos, job.depth, threads))
             })?;
             if n != nodes {
-                mismatches.push(format!("{}: {threads} threads gave {n}", job.fen));
+                self.mismatches
+                    .push(format!("{}: {threads} threads gave {n}", job.fen));
             }
             row.threads.add(n, s);
             line.push_str(&format!(
@@ -555,12 +604,30 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 n as f64 / s.max(1e-9) / 1e6
             ));
         }
+        self.compare(rules, job, others, (nodes, secs), &mut line)?;
+        Ok(line)
+    }
+
+    /// The same perft by Fairy-Stockfish and (for chess) Stockfish, when they run.
+    fn compare(
+        &mut self,
+        rules: &Rules,
+        job: &Job,
+        others: &mut Others,
+        (nodes, secs): (u64, f64),
+        line: &mut String,
+    ) -> Result<()> {
+        let repeat = self.args.repeat;
+        let row = self
+            .rows
+            .get_mut(&job.variant)
+            .expect("row made by measure");
         let fairy_name = rules.variant().fairy().variant.clone();
-        if let (Some(e), Some(name)) = (fairy.as_mut(), &fairy_name) {
+        if let (Some(e), Some(name)) = (others.fairy.as_mut(), &fairy_name) {
             e.send(&format!("setoption name UCI_Variant value {name}"))?;
-            let (n, s) = e.perft(&job.fen, job.depth, args.repeat)?;
+            let (n, s) = e.perft(&job.fen, job.depth, repeat)?;
             if n != nodes {
-                mismatches.push(format!(
+                self.mismatches.push(format!(
                     "{} {} depth {}: Fairy-Stockfish {n}, ours {nodes}",
                     job.variant, job.fen, job.depth
                 ));
@@ -573,10 +640,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             ));
         }
         // Stockfish plays only the game Fairy-Stockfish calls "chess" (with Chess960 on).
-        if let (Some(e), Some("chess")) = (stockfish.as_mut(), fairy_name.as_deref()) {
-            let (n, s) = e.perft(&job.fen, job.depth, args.repeat)?;
+        if let (Some(e), Some("chess")) = (others.stockfish.as_mut(), fairy_name.as_deref()) {
+            let (n, s) = e.perft(&job.fen, job.depth, repeat)?;
             if n != nodes {
-                mismatches.push(format!(
+                self.mismatches.push(format!(
                     "{} {} depth {}: Stockfish {n}, ours {nodes}",
                     job.variant, job.fen, job.depth
                 ));
@@ -588,35 +655,39 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 s / secs.max(1e-9)
             ));
         }
-        println!("{line}");
+        Ok(())
     }
-    drop(fairy.take());
-    drop(stockfish.take());
-    let _ = std::fs::remove_file(&ini_path);
 
-    println!();
-    let mut header = String::from("| variant | positions | nodes | ours s | ours Mn/s |");
-    let mut rule = String::from("|---|---:|---:|---:|---:|");
-    if threads > 1 {
-        header.push_str(&format!(" ours {threads}T Mn/s |"));
+    /// The per-variant summary as a Markdown table.
+    fn print_table(&self, rules_of: &BTreeMap<String, Rules>) {
+        let args = self.args;
+        let threads = args.threads.unwrap_or(1).max(1);
+        let mut header = String::from("| variant | positions | nodes | ours s | ours Mn/s |");
+        let mut rule = String::from("|---|---:|---:|---:|---:|");
+        if threads > 1 {
+            header.push_str(&format!(" ours {threads}T Mn/s |"));
+            rule.push_str("---:|");
+        }
+        if args.fairy_stockfish.is_some() {
+            header.push_str(" Fairy-SF s | Fairy-SF Mn/s | ratio vs Fairy-SF |");
+            rule.push_str("---:|---:|---:|");
+        }
+        if args.stockfish.is_some() {
+            header.push_str(" Stockfish s | Stockfish Mn/s | ratio vs Stockfish |");
+            rule.push_str("---:|---:|---:|");
+        }
+        header.push_str(" tables KiB |");
         rule.push_str("---:|");
+        println!("{header}\n{rule}");
+        for v in &self.order {
+            println!("{}", self.table_line(&rules_of[v], &self.rows[v], threads));
+        }
     }
-    if args.fairy_stockfish.is_some() {
-        header.push_str(" Fairy-SF s | Fairy-SF Mn/s | ratio vs Fairy-SF |");
-        rule.push_str("---:|---:|---:|");
-    }
-    if args.stockfish.is_some() {
-        header.push_str(" Stockfish s | Stockfish Mn/s | ratio vs Stockfish |");
-        rule.push_str("---:|---:|---:|");
-    }
-    header.push_str(" tables KiB |");
-    rule.push_str("---:|");
-    println!("{header}\n{rule}");
-    for v in &order {
-        let r = &rows[v];
+
+    fn table_line(&self, rules: &Rules, r: &Row, threads: usize) -> String {
         let mut line = format!(
             "| {} | {} | {} | {:.3} | {:.2} |",
-            rules_of[v].variant().short(),
+            rules.variant().short(),
             r.positions,
             r.ours.nodes,
             r.ours.secs,
@@ -629,14 +700,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
             Some(t) => format!(" {:.3} | {:.2} |", t.secs, t.mnps()),
             None => " - | - |".into(),
         };
-        if args.fairy_stockfish.is_some() {
+        if self.args.fairy_stockfish.is_some() {
             line.push_str(&format!(
                 "{} {} |",
                 cell(&r.fairy),
                 ratio(&r.ours, &r.fairy)
             ));
         }
-        if args.stockfish.is_some() {
+        if self.args.stockfish.is_some() {
             line.push_str(&format!(
                 "{} {} |",
                 cell(&r.stockfish),
@@ -644,14 +715,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
             ));
         }
         line.push_str(&format!(" {} |", r.table_bytes.div_ceil(1024)));
-        println!("{line}");
+        line
     }
-    println!("\nratio = the other engine's time / ours (above 1: we are faster)");
-    if !mismatches.is_empty() {
-        bail!("node counts differ:\n{}", mismatches.join("\n"));
-    }
-    println!("node counts agree");
-    Ok(())
 }
 
 #[cfg(test)]

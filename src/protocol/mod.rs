@@ -76,15 +76,15 @@ pub fn read_line_lossy<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Option<S
 }
 
 /// The largest hash table a session accepts, in MB (one limit for every front end).
-use crate::hash_size::MAX_HASH_MB;
+use crate::hash_size::{HashSizeError, MAX_HASH_MB};
 
 /// Checks a hash size asked for by a GUI: `Err` says why it is refused. `free_mb` is the
 /// machine's free memory as the application measured it.
 ///
 /// # Errors
 /// Zero, more than [`MAX_HASH_MB`] or than `free_mb` (see [`crate::hash_size::check_hash_mb`]).
-pub fn checked_hash_mb(mb: usize, free_mb: Option<usize>) -> Result<usize, String> {
-    crate::hash_size::check_hash_mb(mb, free_mb).map_err(|e| e.to_string())
+pub fn checked_hash_mb(mb: usize, free_mb: Option<usize>) -> Result<usize, HashSizeError> {
+    crate::hash_size::check_hash_mb(mb, free_mb)
 }
 
 /// Why a session could not start.
@@ -119,13 +119,19 @@ pub(crate) fn session_start(
 ) -> Result<(VariantSet, Arc<Rules>, u64, String, Position), SessionError> {
     let mut variants = VariantSet::builtin();
     if let Some(p) = &cfg.variant_path {
-        let (_, problems) = variants.add_path(p).map_err(SessionError::VariantPath)?;
+        let (_, problems) = variants
+            .add_path(p)
+            .map_err(|e| SessionError::VariantPath(e.to_string()))?;
         if let Some(p) = problems.first() {
             return Err(SessionError::VariantPath(p.clone()));
         }
     }
-    let rules = Arc::new(variants.load(&cfg.variant).map_err(SessionError::Variant)?);
-    let (id, fen) = choose_start(&rules, &cfg.start, cfg.seed).map_err(SessionError::Start)?;
+    let rules = variants
+        .load(&cfg.variant)
+        .map_err(|e| SessionError::Variant(e.to_string()))?;
+    let rules = Arc::new(rules);
+    let (id, fen) = choose_start(&rules, &cfg.start, cfg.seed)
+        .map_err(|e| SessionError::Start(e.to_string()))?;
     let pos = Position::from_fen(&rules, &fen).map_err(|e| SessionError::Start(e.to_string()))?;
     Ok((variants, rules, id, fen, pos))
 }
@@ -133,6 +139,51 @@ pub(crate) fn session_start(
 // ---------------------------------------------------------------------------------------------
 // Variants a session knows
 // ---------------------------------------------------------------------------------------------
+
+/// Why a session could not add or load a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantSetError {
+    /// A folder of variant files could not be read.
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// The system's reason.
+        message: String,
+    },
+    /// The path is neither a file nor a folder.
+    NoSuchPath(PathBuf),
+    /// No variant has that name.
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The names the session knows.
+        known: Vec<String>,
+    },
+    /// The variant's file does not load (its error on one line).
+    Broken {
+        /// The variant.
+        name: String,
+        /// What is wrong with its file.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for VariantSetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VariantSetError::Folder { path, message } => {
+                write!(f, "cannot read folder {}: {message}", path.display())
+            }
+            VariantSetError::NoSuchPath(p) => write!(f, "{}: no such file or folder", p.display()),
+            VariantSetError::Unknown { name, known } => {
+                write!(f, "unknown variant `{name}`; known: {}", known.join(", "))
+            }
+            VariantSetError::Broken { message, .. } => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for VariantSetError {}
 
 enum VariantSource {
     Builtin,
@@ -164,10 +215,13 @@ impl VariantSet {
 
     /// Adds the variant files in `path` (a folder of `*.toml` files, or one file). Returns the
     /// names added and, separately, what was wrong with the files that could not be loaded.
-    pub fn add_path(&mut self, path: &Path) -> Result<(Vec<String>, Vec<String>), String> {
+    pub fn add_path(&mut self, path: &Path) -> Result<(Vec<String>, Vec<String>), VariantSetError> {
         let files: Vec<PathBuf> = if path.is_dir() {
             let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| format!("cannot read folder {}: {e}", path.display()))?
+                .map_err(|e| VariantSetError::Folder {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                })?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
                 .collect();
@@ -176,7 +230,7 @@ impl VariantSet {
         } else if path.is_file() {
             vec![path.to_path_buf()]
         } else {
-            return Err(format!("{}: no such file or folder", path.display()));
+            return Err(VariantSetError::NoSuchPath(path.to_path_buf()));
         };
         let mut added = Vec::new();
         let mut problems = Vec::new();
@@ -214,22 +268,23 @@ impl VariantSet {
     }
 
     /// Compiles the variant called `name` (case-insensitive).
-    pub fn load(&self, name: &str) -> Result<Rules, String> {
+    pub fn load(&self, name: &str) -> Result<Rules, VariantSetError> {
         let (n, src) = self
             .entries
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                format!(
-                    "unknown variant `{name}`; known: {}",
-                    self.names().join(", ")
-                )
+            .ok_or_else(|| VariantSetError::Unknown {
+                name: name.to_string(),
+                known: self.names(),
             })?;
         let v = match src {
             VariantSource::Builtin => catalog::load(n),
             VariantSource::File(p) => crate::catalog::from_path(p),
         }
-        .map_err(|e| one_line(&e.to_string()))?;
+        .map_err(|e| VariantSetError::Broken {
+            name: n.clone(),
+            message: one_line(&e.to_string()),
+        })?;
         Ok(Rules::compile(v))
     }
 }
@@ -247,15 +302,15 @@ pub fn one_line(s: &str) -> String {
 // Start positions
 // ---------------------------------------------------------------------------------------------
 
-use crate::start::StartChoice;
+use crate::start::{StartChoice, StartError};
 
 /// The start id and FEN the choice names. `seed` is used for [`StartChoice::Random`].
 pub fn choose_start(
     rules: &Rules,
     choice: &StartChoice,
     seed: u64,
-) -> Result<(u64, String), String> {
-    let start = choice.resolve(rules, seed).map_err(|e| e.to_string())?;
+) -> Result<(u64, String), StartError> {
+    let start = choice.resolve(rules, seed)?;
     let fen = start.position.fen(rules);
     Ok((start.id.unwrap_or(0), fen))
 }
@@ -268,7 +323,7 @@ pub fn choose_start(
 /// (Fischer-Random style, what we write) but also as the king's destination (`e1g1`, what
 /// GUIs send without Chess960 mode) or `O-O`/`O-O-O`; Bishop Adjustment as bishop square then
 /// partner square.
-pub fn parse_coord(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
+pub fn parse_coord(rules: &Rules, pos: &Position, text: &str) -> Result<Move, CoordError> {
     let legal = pos.legal_moves(rules);
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
@@ -285,7 +340,7 @@ pub fn parse_coord(rules: &Rules, pos: &Position, text: &str) -> Result<Move, St
             .iter()
             .find(|m| m.kind == MoveKind::Castle { side })
             .copied()
-            .ok_or_else(|| format!("`{t}`: castling to that side is not legal here"));
+            .ok_or_else(|| CoordError::NoCastling(t.to_string()));
     }
     // King-destination castling: e1g1 for a castling whose king ends on g1.
     let geo = &rules.geo;
@@ -308,16 +363,42 @@ pub fn parse_coord(rules: &Rules, pos: &Position, text: &str) -> Result<Move, St
                 }
             }
         }
-        return Err(format!("`{t}` is not a legal move here"));
+        return Err(CoordError::Illegal(t.to_string()));
     }
     if split_squares(&lower).is_some() {
-        Err(format!("`{t}` is not a legal move here"))
+        Err(CoordError::Illegal(t.to_string()))
     } else {
-        Err(format!(
-            "`{t}` is not a move in coordinate notation (like e2e4, f8f9m)"
-        ))
+        Err(CoordError::Syntax(t.to_string()))
     }
 }
+
+/// Why [`parse_coord`] read no move; each holds the text as given (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoordError {
+    /// `O-O`/`O-O-O` while castling to that side is not legal.
+    NoCastling(String),
+    /// Two squares (and maybe a promotion letter) that make no legal move here.
+    Illegal(String),
+    /// Not coordinate notation at all.
+    Syntax(String),
+}
+
+impl std::fmt::Display for CoordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CoordError::NoCastling(t) => {
+                write!(f, "`{t}`: castling to that side is not legal here")
+            }
+            CoordError::Illegal(t) => write!(f, "`{t}` is not a legal move here"),
+            CoordError::Syntax(t) => write!(
+                f,
+                "`{t}` is not a move in coordinate notation (like e2e4, f8f9m)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CoordError {}
 
 /// Splits `e2e4q` into ("e2", "e4", "q"); `None` when it does not start with two squares.
 fn split_squares(s: &str) -> Option<(String, String, String)> {

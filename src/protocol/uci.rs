@@ -63,7 +63,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     cfg: UciConfig,
     make_worker: impl FnOnce(Engine) -> K,
 ) -> Result<(), SessionError> {
-    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb).map_err(SessionError::Hash)?;
+    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb)
+        .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
     let mut s = Session {
         out: Out::new(out),
@@ -178,7 +179,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             "hash" => match value
                 .parse::<usize>()
                 .map_err(|e| e.to_string())
-                .and_then(|mb| checked_hash_mb(mb, self.free_memory_mb))
+                .and_then(|mb| checked_hash_mb(mb, self.free_memory_mb).map_err(|e| e.to_string()))
             {
                 Ok(mb) => {
                     self.hash_mb = mb;
@@ -266,7 +267,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             self.info(&format!("StartPosition: {e}; using a random start"));
             choose_start(&self.rules, &StartChoice::Random, seed)
         });
-        match chosen.and_then(|(id, fen)| {
+        match chosen.map_err(|e| e.to_string()).and_then(|(id, fen)| {
             Position::from_fen(&self.rules, &fen)
                 .map(|p| (id, fen, p))
                 .map_err(|e| e.to_string())

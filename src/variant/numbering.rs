@@ -211,7 +211,7 @@ impl<'a> Scheme<'a> {
     ///
     /// # Errors
     /// Names the kind that is placed twice or never.
-    pub fn check_stages(&self) -> Result<(), String> {
+    pub(crate) fn check_stages(&self) -> Result<(), String> {
         if self.v.setup.numbering.stages.is_none() || !self.v.setup.random {
             return Ok(());
         }

@@ -202,7 +202,7 @@ impl Room {
     /// When the game is over or the move is illegal; nothing changes then.
     pub fn play(&mut self, m: Move) -> Result<(), String> {
         let san = notation::to_san(&self.rules, self.game.current(), m);
-        self.game.play(&self.rules, m)?;
+        self.game.play(&self.rules, m).map_err(|e| e.to_string())?;
         self.sans.push(san);
         self.version += 1;
         Ok(())

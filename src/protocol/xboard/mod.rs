@@ -115,7 +115,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     cfg: XboardConfig,
     make_worker: impl FnOnce(Engine) -> K,
 ) -> Result<(), SessionError> {
-    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb).map_err(SessionError::Hash)?;
+    let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb)
+        .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, _, _, pos) = session_start(&cfg)?;
     let (pos, _) = legality::gui_checkable(&rules, &pos);
     let mut s = Session {
@@ -371,6 +372,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         let seed = self.seed.wrapping_add(self.draws);
         let chosen = choose_start(&rules, &self.start, seed)
             .or_else(|_| choose_start(&rules, &StartChoice::Random, seed))
+            .map_err(|e| e.to_string())
             .and_then(|(_, fen)| Position::from_fen(&rules, &fen).map_err(|e| e.to_string()));
         let pos = match chosen {
             Ok(p) if self.full_rules => p,
@@ -442,8 +444,10 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         };
         if let Err(e) = st.game.play(&rules, m) {
             drop(st);
-            self.out
-                .line(&format!("Illegal move ({}): {text}", one_line(&e)));
+            self.out.line(&format!(
+                "Illegal move ({}): {text}",
+                one_line(&e.to_string())
+            ));
             return;
         }
         let over = st.game.outcome(&rules);

@@ -1,7 +1,7 @@
 //! How XBoard writes what we write: piece pictures (`setup` and `piece` lines), moves and FENs
 //! (0-based rank numbers on boards with ten or more ranks, `O-O`/`O-O-O` castling).
 
-use super::super::parse_coord;
+use super::super::{parse_coord, CoordError};
 use crate::piece::Colour;
 use crate::position::{Move, MoveKind, Position};
 use crate::rules::Rules;
@@ -128,7 +128,7 @@ pub fn move_to_xboard(rules: &Rules, m: Move) -> String {
 }
 
 /// Reads a move as XBoard writes it.
-pub fn move_from_xboard(rules: &Rules, pos: &Position, text: &str) -> Result<Move, String> {
+pub fn move_from_xboard(rules: &Rules, pos: &Position, text: &str) -> Result<Move, CoordError> {
     let std = if zero_based(rules) && !text.starts_with(['O', 'o', '0']) {
         shift_ranks(text, 1)
     } else {
