@@ -189,7 +189,7 @@ fn assert_moves_announced(v: &str, rules: &Rules, out: &str, moves: usize) {
 fn assert_record_replays(v: &str, pgn_path: &std::path::Path, rules: &Rules, game: &Game) {
     let replay = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
         .arg("replay")
-        .arg(&pgn_path)
+        .arg(pgn_path)
         .output()
         .unwrap();
     let rout = String::from_utf8_lossy(&replay.stdout);
@@ -199,7 +199,7 @@ fn assert_record_replays(v: &str, pgn_path: &std::path::Path, rules: &Rules, gam
         String::from_utf8_lossy(&replay.stderr)
     );
     assert!(
-        rout.contains(&format!("final FEN: {}", game.current().fen(&rules))),
+        rout.contains(&format!("final FEN: {}", game.current().fen(rules))),
         "{v}: {rout}"
     );
     assert!(rout.contains("result: 1-0"), "{v}: {rout}");
