@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use modern_chess::catalog;
-use modern_chess::engine::tune::{self, SelfPlay};
+use modern_chess::engine::tune::{self, FitConfig, SelfPlay, Verify};
 use modern_chess::engine::weights::{self, Weights};
 use modern_chess::engine::{Evaluator, Limits};
 use modern_chess::pgn;
@@ -18,20 +18,32 @@ pub struct TuneArgs {
     #[arg(long, short = 'v', default_value = "mrc")]
     pub variant: String,
     /// Self-play games to learn from (0: only the PGN files)
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 600)]
     pub games: usize,
     /// Search nodes per move in the self-play games
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 1000)]
     pub nodes: u64,
+    /// Random opening plies of each self-play game (so the games differ)
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
     /// PGN files of games in this variant to learn from as well
     #[arg(long = "pgn", value_name = "FILE")]
     pub pgn: Vec<PathBuf>,
-    /// Threads playing self-play games
+    /// Threads playing self-play and verification games
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
-    /// Gradient steps of the fit
-    #[arg(long, default_value_t = 400)]
+    /// Hold out every Nth game to check the fit on (0: none, no early stopping)
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// Most gradient steps of the fit (it stops earlier when the held-out loss stops falling)
+    #[arg(long, default_value_t = 1500)]
     pub epochs: usize,
+    /// Pull towards the starting weights, in pseudo-positions (0: none)
+    #[arg(long, default_value_t = 2000.0)]
+    pub prior: f64,
+    /// Parameters in fewer than this share of the training positions are not moved
+    #[arg(long, default_value_t = 0.01)]
+    pub min_share: f64,
     /// Where to write the weights (default: the file the variant's [engine] weights names,
     /// or VARIANT.weights.toml beside the variant file)
     #[arg(long)]
@@ -51,58 +63,62 @@ pub fn run(a: TuneArgs) -> Result<()> {
     if a.games == 0 && a.pgn.is_empty() {
         bail!("nothing to learn from: give --games N or --pgn FILE");
     }
+    if !(a.prior >= 0.0 && (0.0..1.0).contains(&a.min_share)) {
+        bail!("--prior must be at least 0 and --min-share in 0..1");
+    }
     let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;
     let derived = Weights::derived(&rules);
     let eval = Evaluator::new(&rules, start_w.clone());
-    let mut samples = Vec::new();
+    let mut games = Vec::new();
     for path in &a.pgn {
-        let n = pgn_samples(&rules, &eval, path, &mut samples)?;
+        let n = pgn_samples(&rules, &eval, path, &mut games)?;
         eprintln!("{}: {n} positions", path.display());
     }
     if a.games > 0 {
-        let t = Instant::now();
-        let cfg = SelfPlay {
-            games: a.games,
-            nodes_per_move: a.nodes.max(1),
-            seed: a.seed,
-            random_plies: 6,
-            max_plies: 300,
-        };
-        let total = a.games;
-        let games = tune::self_play(&rules, &start_w, &cfg, a.threads, &|done| {
-            if done % 10 == 0 || done == total {
-                eprintln!("self-play: {done}/{total} games");
-            }
-        });
-        for (g, r) in &games {
-            samples.extend(tune::samples_from_game(&rules, &eval, g, *r));
-        }
-        eprintln!(
-            "self-play: {} games, {:.0} s",
-            games.len(),
-            t.elapsed().as_secs_f64()
-        );
+        self_play(&a, &rules, &start_w, &eval, &mut games);
     }
-    if samples.is_empty() {
+    let n_games = games.len();
+    let (train, valid) = tune::split_by_game(games, a.holdout);
+    if train.is_empty() {
         bail!("the games gave no positions to learn from");
     }
     let t = Instant::now();
-    let (tuned, report) = tune::fit(&start_w, &samples, a.epochs);
+    let cfg = FitConfig {
+        epochs: a.epochs,
+        prior: a.prior,
+        min_share: a.min_share,
+        ..FitConfig::default()
+    };
+    let (tuned, r) = tune::fit(&start_w, &train, &valid, &cfg);
     eprintln!(
-        "fit: {} positions, K {:.2}, loss {:.5} -> {:.5}, {:.0} s",
-        samples.len(),
-        report.k,
-        report.loss_before,
-        report.loss_after,
+        "fit: {} games, {} training positions, {} held out; K {:.2}; {} parameters free\n\
+         fit: training loss {:.5} -> {:.5}, held-out loss {:.5} -> {:.5} (epoch {} of {}), {:.0} s",
+        n_games,
+        train.len(),
+        valid.len(),
+        r.k,
+        r.free,
+        r.loss_before,
+        r.loss_after,
+        r.valid_before,
+        r.valid_after,
+        r.best_epoch,
+        r.epochs_run,
         t.elapsed().as_secs_f64()
     );
+    if r.best_epoch == 0 {
+        eprintln!(
+            "fit: no step improved the held-out loss; the weights written are the start weights"
+        );
+    }
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| default_out(&rules, &a.variant));
     let header = format!(
-        "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} positions, loss {:.5} -> {:.5}",
-        rules.variant().name(), a.games, a.nodes, a.pgn.len(), samples.len(), report.loss_before, report.loss_after
+        "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} + {} held-out positions, loss {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
+        rules.variant().name(), a.games, a.nodes, a.pgn.len(), train.len(), valid.len(),
+        r.loss_before, r.loss_after, r.valid_before, r.valid_after
     );
     std::fs::write(&out, tuned.to_toml(&rules, &header))
         .with_context(|| format!("cannot write {}", out.display()))?;
@@ -115,11 +131,69 @@ pub fn run(a: TuneArgs) -> Result<()> {
         println!("add to the variant file:\n[engine]\nweights = \"{name}\"");
     }
     if a.verify > 0 {
-        let limits = Limits::movetime(a.verify_movetime);
-        let (p, n) = tune::compare(&rules, &tuned, &derived, a.verify, &limits, a.seed ^ 0xabc);
-        println!("tuned vs derived: {p} / {n} ({:.0}%)", 100.0 * p / n as f32);
+        verify(&a, &rules, &tuned, &derived);
     }
     Ok(())
+}
+
+/// Plays the self-play games and adds each game's positions to `games`.
+fn self_play(
+    a: &TuneArgs,
+    rules: &Arc<modern_chess::Rules>,
+    start_w: &Weights,
+    eval: &Evaluator,
+    games: &mut Vec<Vec<tune::Sample>>,
+) {
+    let t = Instant::now();
+    let cfg = SelfPlay {
+        games: a.games,
+        nodes_per_move: a.nodes.max(1),
+        seed: a.seed,
+        random_plies: a.random_plies,
+        max_plies: 300,
+    };
+    let total = a.games;
+    let step = (total / 20).max(1);
+    let played = tune::self_play(rules, start_w, &cfg, a.threads, &|done| {
+        if done % step == 0 || done == total {
+            let s = t.elapsed().as_secs_f64();
+            eprintln!(
+                "self-play: {done}/{total} games, {s:.0} s, {:.2} games/s",
+                done as f64 / s.max(1e-3)
+            );
+        }
+    });
+    let before: usize = games.iter().map(Vec::len).sum();
+    for (g, r) in &played {
+        games.push(tune::samples_from_game(rules, eval, g, *r));
+    }
+    let after: usize = games.iter().map(Vec::len).sum();
+    eprintln!(
+        "self-play: {} games, {} positions, {:.0} s",
+        played.len(),
+        after - before,
+        t.elapsed().as_secs_f64()
+    );
+}
+
+/// Plays the tuned weights against the derived ones and prints the score.
+fn verify(a: &TuneArgs, rules: &Arc<modern_chess::Rules>, tuned: &Weights, derived: &Weights) {
+    let t = Instant::now();
+    let cfg = Verify {
+        pairs: a.verify,
+        limits: Limits::movetime(a.verify_movetime),
+        seed: a.seed ^ 0xabc,
+        threads: a.threads,
+    };
+    let m = tune::compare(rules, tuned, derived, &cfg, &|m| {
+        eprintln!("verify: {}", m.summary());
+    });
+    println!(
+        "tuned vs derived, {} ms a move, {:.0} s: {}",
+        a.verify_movetime,
+        t.elapsed().as_secs_f64(),
+        m.summary()
+    );
 }
 
 fn default_out(rules: &modern_chess::Rules, spec: &str) -> PathBuf {
@@ -151,12 +225,12 @@ fn pgn_samples(
     rules: &modern_chess::Rules,
     eval: &Evaluator,
     path: &PathBuf,
-    out: &mut Vec<tune::Sample>,
+    out: &mut Vec<Vec<tune::Sample>>,
 ) -> Result<usize> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games = pgn::parse_games(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let before = out.len();
+    let before: usize = out.iter().map(Vec::len).sum();
     for (i, g) in games.iter().enumerate() {
         let result = match g.result.as_deref().or(g.tag("Result")) {
             Some("1-0") => 1.0,
@@ -170,9 +244,9 @@ fn pgn_samples(
             continue;
         };
         match pgn::replay(rules, start, &g.moves, &mut |_, _, _| {}) {
-            Ok(game) => out.extend(tune::samples_from_game(rules, eval, &game, result)),
+            Ok(game) => out.push(tune::samples_from_game(rules, eval, &game, result)),
             Err(e) => eprintln!("{} game {}: skipped: {e}", path.display(), i + 1),
         }
     }
-    Ok(out.len() - before)
+    Ok(out.iter().map(Vec::len).sum::<usize>() - before)
 }

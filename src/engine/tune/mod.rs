@@ -3,8 +3,15 @@
 //! Positions come from self-play games (or from PGN records, via [`samples_from_game`]); each
 //! is reduced once to its term counts (white minus black) and its game phase, so the fit is
 //! a cheap sparse regression: the predicted score is `sigmoid(K * eval / 400)`, the loss the
-//! mean squared difference from the game result, minimised by Adam over every weight, with a
-//! small pull towards the starting weights so that rarely seen terms stay sensible.
+//! mean squared difference from the game result ([`fit`]: held-out games, early stopping and a
+//! prior that keeps rarely seen terms where they were). [`compare`] plays the result against
+//! other weights.
+
+mod fit;
+mod verify;
+
+pub use fit::{fit, fit_k, loss, split_by_game, FitConfig, FitReport};
+pub use verify::{compare, elo, MatchScore, Verify};
 
 use super::eval::{Evaluator, TermSink, PHASE_MAX};
 use super::movepick::is_noisy;
@@ -201,176 +208,6 @@ pub fn self_play(
     })
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// Scale of the logistic curve: centipawns to expected score is `sigmoid(k * cp / 400)`.
-fn predict(values: &[[f64; 2]], s: &Sample) -> f64 {
-    let mut mg = 0.0;
-    let mut eg = 0.0;
-    for &(i, c) in &s.terms {
-        mg += values[i as usize][0] * c as f64;
-        eg += values[i as usize][1] * c as f64;
-    }
-    mg * s.phase as f64 + eg * (1.0 - s.phase as f64)
-}
-
-/// Mean squared error of the predictions against the results.
-pub fn loss(values: &[[f64; 2]], samples: &[Sample], k: f64) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let p = sigmoid(k * predict(values, s) / 400.0);
-            (s.result as f64 - p).powi(2)
-        })
-        .sum();
-    total / samples.len().max(1) as f64
-}
-
-/// The logistic scale that fits the starting weights best (a coarse then fine scan).
-pub fn fit_k(values: &[[f64; 2]], samples: &[Sample]) -> f64 {
-    let mut best = (f64::MAX, 1.0);
-    for step in [0.1, 0.01] {
-        let centre = best.1;
-        for i in -10..=10 {
-            let k = (centre + i as f64 * step).max(0.05);
-            let l = loss(values, samples, k);
-            if l < best.0 {
-                best = (l, k);
-            }
-        }
-    }
-    best.1
-}
-
-/// What a fit did: the loss before and after, and the logistic scale used.
-#[derive(Clone, Copy, Debug)]
-pub struct FitReport {
-    /// The logistic scale fitted to the samples (centipawns to expected result).
-    pub k: f64,
-    /// Mean squared error of the starting weights.
-    pub loss_before: f64,
-    /// Mean squared error of the fitted weights.
-    pub loss_after: f64,
-}
-
-/// Fits `start` to `samples` with `epochs` full-batch Adam steps.
-pub fn fit(start: &Weights, samples: &[Sample], epochs: usize) -> (Weights, FitReport) {
-    let mut v: Vec<[f64; 2]> = start
-        .values
-        .iter()
-        .map(|p| [p[0] as f64, p[1] as f64])
-        .collect();
-    let prior = v.clone();
-    let k = fit_k(&v, samples);
-    let loss_before = loss(&v, samples, k);
-    let mut m = vec![[0.0f64; 2]; v.len()];
-    let mut s2 = vec![[0.0f64; 2]; v.len()];
-    let (lr, b1, b2, reg) = (2.0, 0.9, 0.999, 1e-7);
-    for epoch in 1..=epochs {
-        let g = gradient(&v, samples, k, &prior, reg);
-        for i in 0..v.len() {
-            for ph in 0..2 {
-                m[i][ph] = b1 * m[i][ph] + (1.0 - b1) * g[i][ph];
-                s2[i][ph] = b2 * s2[i][ph] + (1.0 - b2) * g[i][ph] * g[i][ph];
-                let mh = m[i][ph] / (1.0 - b1.powi(epoch as i32));
-                let sh = s2[i][ph] / (1.0 - b2.powi(epoch as i32));
-                v[i][ph] -= lr * mh / (sh.sqrt() + 1e-12);
-            }
-        }
-    }
-    let loss_after = loss(&v, samples, k);
-    let mut w = start.clone();
-    for (dst, src) in w.values.iter_mut().zip(&v) {
-        *dst = [src[0].round() as i32, src[1].round() as i32];
-    }
-    (
-        w,
-        FitReport {
-            k,
-            loss_before,
-            loss_after,
-        },
-    )
-}
-
-fn gradient(
-    v: &[[f64; 2]],
-    samples: &[Sample],
-    k: f64,
-    prior: &[[f64; 2]],
-    reg: f64,
-) -> Vec<[f64; 2]> {
-    let mut g = vec![[0.0f64; 2]; v.len()];
-    let n = samples.len().max(1) as f64;
-    for s in samples {
-        let p = sigmoid(k * predict(v, s) / 400.0);
-        let d = -2.0 * (s.result as f64 - p) * p * (1.0 - p) * k / 400.0 / n;
-        let (wm, we) = (s.phase as f64, 1.0 - s.phase as f64);
-        for &(i, c) in &s.terms {
-            g[i as usize][0] += d * c as f64 * wm;
-            g[i as usize][1] += d * c as f64 * we;
-        }
-    }
-    for i in 0..v.len() {
-        for ph in 0..2 {
-            g[i][ph] += reg * (v[i][ph] - prior[i][ph]);
-        }
-    }
-    g
-}
-
-/// Plays `pairs` colour-reversed pairs of `a` against `b` from random starts; `a`'s points.
-pub fn compare(
-    rules: &Arc<Rules>,
-    a: &Weights,
-    b: &Weights,
-    pairs: usize,
-    limits: &Limits,
-    seed: u64,
-) -> (f32, usize) {
-    let mut ea = Engine::with_weights(Arc::clone(rules), 8, a.clone());
-    let mut eb = Engine::with_weights(Arc::clone(rules), 8, b.clone());
-    let cfg = SelfPlay {
-        games: 0,
-        nodes_per_move: 0,
-        seed,
-        random_plies: 0,
-        max_plies: 300,
-    };
-    let mut rng = seed;
-    let mut points = 0.0;
-    for _ in 0..pairs {
-        let start = random_start(rules, &mut rng);
-        for a_white in [true, false] {
-            ea.clear();
-            eb.clear();
-            let (_, r) = if a_white {
-                play_game(
-                    rules,
-                    [&mut ea, &mut eb],
-                    start.clone(),
-                    limits,
-                    &cfg,
-                    &mut rng,
-                )
-            } else {
-                play_game(
-                    rules,
-                    [&mut eb, &mut ea],
-                    start.clone(),
-                    limits,
-                    &cfg,
-                    &mut rng,
-                )
-            };
-            points += if a_white { r } else { 1.0 - r };
-        }
-    }
-    (points, 2 * pairs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,7 +234,11 @@ mod tests {
             ));
             samples.push(sample(&rules, &ev, &without, 0.5));
         }
-        let (w, report) = fit(&start, &samples, 400);
+        let cfg = FitConfig {
+            prior: 0.0,
+            ..FitConfig::default()
+        };
+        let (w, report) = fit(&start, &samples, &[], &cfg);
         assert!(report.loss_after < report.loss_before);
         let v = w.values[w.layout.material + n];
         assert!(v[1] > 100, "knight value after the fit: {v:?}");
