@@ -44,6 +44,9 @@ pub struct TuneArgs {
     /// Parameters in fewer than this share of the training positions are not moved
     #[arg(long, default_value_t = 0.01)]
     pub min_share: f64,
+    /// Also write the self-play games to this PGN file (to fit again later with --pgn)
+    #[arg(long, value_name = "FILE")]
+    pub save_games: Option<PathBuf>,
     /// Where to write the weights (default: the file the variant's [engine] weights names,
     /// or VARIANT.weights.toml beside the variant file)
     #[arg(long)]
@@ -75,7 +78,7 @@ pub fn run(a: TuneArgs) -> Result<()> {
         eprintln!("{}: {n} positions", path.display());
     }
     if a.games > 0 {
-        self_play(&a, &rules, &start_w, &eval, &mut games);
+        self_play(&a, &rules, &start_w, &eval, &mut games)?;
     }
     let n_games = games.len();
     let (train, valid) = tune::split_by_game(games, a.holdout);
@@ -143,7 +146,7 @@ fn self_play(
     start_w: &Weights,
     eval: &Evaluator,
     games: &mut Vec<Vec<tune::Sample>>,
-) {
+) -> Result<()> {
     let t = Instant::now();
     let cfg = SelfPlay {
         games: a.games,
@@ -174,6 +177,27 @@ fn self_play(
         after - before,
         t.elapsed().as_secs_f64()
     );
+    if let Some(path) = &a.save_games {
+        let mut text = String::new();
+        for (i, (g, r)) in played.iter().enumerate() {
+            let result = match r {
+                r if *r > 0.75 => "1-0",
+                r if *r < 0.25 => "0-1",
+                _ => "1/2-1/2",
+            };
+            let tags = [
+                ("Event", "modern-chess tune self-play".to_string()),
+                ("Round", (i + 1).to_string()),
+                ("Result", result.to_string()),
+            ]
+            .map(|(k, v)| (k.to_string(), v));
+            text.push_str(&pgn::write_game(rules, g, &tags));
+            text.push('\n');
+        }
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("self-play: games written to {}", path.display());
+    }
+    Ok(())
 }
 
 /// Plays the tuned weights against the derived ones and prints the score.

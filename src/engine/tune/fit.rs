@@ -105,17 +105,23 @@ pub fn loss(values: &[[f64; 2]], samples: &[Sample], k: f64) -> f64 {
     total / samples.len().max(1) as f64
 }
 
-/// The logistic scale that fits the starting weights best (a coarse then fine scan).
+/// The logistic scale that fits the starting weights best (a coarse scan over 0.05..=5, then
+/// a fine one around the best).
 pub fn fit_k(values: &[[f64; 2]], samples: &[Sample]) -> f64 {
     let mut best = (f64::MAX, 1.0);
-    for step in [0.1, 0.01] {
-        let centre = best.1;
-        for i in -10..=10 {
-            let k = (centre + i as f64 * step).max(0.05);
-            let l = loss(values, samples, k);
-            if l < best.0 {
-                best = (l, k);
-            }
+    let coarse = (1..=50).map(|i| i as f64 * 0.1);
+    for k in coarse.chain(std::iter::once(0.05)) {
+        let l = loss(values, samples, k);
+        if l < best.0 {
+            best = (l, k);
+        }
+    }
+    let centre = best.1;
+    for i in -10..=10 {
+        let k = (centre + i as f64 * 0.01).max(0.05);
+        let l = loss(values, samples, k);
+        if l < best.0 {
+            best = (l, k);
         }
     }
     best.1
