@@ -41,6 +41,19 @@ pub struct TuneArgs {
     /// Pull towards the starting weights, in pseudo-positions (0: none)
     #[arg(long, default_value_t = 2000.0)]
     pub prior: f64,
+    /// Share of the way to each parameter's own minimum moved per step of the fit
+    #[arg(long, default_value_t = 0.1)]
+    pub lr: f64,
+    /// Print the training and held-out loss every this many epochs (0: never)
+    #[arg(long, default_value_t = 0)]
+    pub trace: usize,
+    /// Only fit these term groups (comma-separated name prefixes: material, centre, rank,
+    /// mobility, king, pawn, passed, threat, tempo); default all
+    #[arg(long, value_delimiter = ',')]
+    pub terms: Vec<String>,
+    /// Fit every term at once instead of material first, then everything
+    #[arg(long)]
+    pub single_phase: bool,
     /// Parameters in fewer than this share of the training positions are not moved
     #[arg(long, default_value_t = 0.01)]
     pub min_share: f64,
@@ -88,11 +101,22 @@ pub fn run(a: TuneArgs) -> Result<()> {
     let t = Instant::now();
     let cfg = FitConfig {
         epochs: a.epochs,
+        lr: a.lr,
         prior: a.prior,
         min_share: a.min_share,
+        movable: movable(&a.terms, &start_w.layout.names(&rules))?,
         ..FitConfig::default()
     };
-    let (tuned, r) = tune::fit(&start_w, &train, &valid, &cfg);
+    let (tuned, r) = if a.single_phase {
+        tune::fit(&start_w, &train, &valid, &cfg)
+    } else {
+        tune::fit_staged(&start_w, &train, &valid, &cfg)
+    };
+    for (e, (lt, lv)) in r.history.iter().enumerate() {
+        if a.trace > 0 && e % a.trace == 0 {
+            eprintln!("fit: epoch {e}: training loss {lt:.5}, held-out {lv:.5}");
+        }
+    }
     eprintln!(
         "fit: {} games, {} training positions, {} held out; K {:.2}; {} parameters free\n\
          fit: training loss {:.5} -> {:.5}, held-out loss {:.5} -> {:.5} (epoch {} of {}), {:.0} s",
@@ -137,6 +161,22 @@ pub fn run(a: TuneArgs) -> Result<()> {
         verify(&a, &rules, &tuned, &derived);
     }
     Ok(())
+}
+
+/// Which parameters `--terms` lets the fit move (`None`: all).
+fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
+    if terms.is_empty() {
+        return Ok(None);
+    }
+    let group = |n: &str| n.split('.').next().unwrap_or("").to_string();
+    for t in terms {
+        if !names.iter().any(|n| group(n) == *t) {
+            bail!("--terms: no term group {t:?} (groups: material, centre, rank, mobility, king, pawn, passed, threat, tempo)");
+        }
+    }
+    Ok(Some(
+        names.iter().map(|n| terms.contains(&group(n))).collect(),
+    ))
 }
 
 /// Plays the self-play games and adds each game's positions to `games`.

@@ -16,11 +16,11 @@ use super::Sample;
 use crate::engine::weights::Weights;
 
 /// How the fit runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FitConfig {
     /// Most full-batch gradient steps.
     pub epochs: usize,
-    /// Adam's step size in centipawns.
+    /// Share of the way to each parameter's own (diagonal Newton) minimum moved per step.
     pub lr: f64,
     /// Strength of the pull towards the starting weights, in pseudo-positions.
     pub prior: f64,
@@ -28,22 +28,25 @@ pub struct FitConfig {
     pub min_share: f64,
     /// Stop after this many epochs without a better validation loss.
     pub patience: usize,
+    /// When given, only the parameters marked `true` may move (by index).
+    pub movable: Option<Vec<bool>>,
 }
 
 impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
             epochs: 1500,
-            lr: 1.0,
+            lr: 0.1,
             prior: 2000.0,
             min_share: 0.01,
             patience: 150,
+            movable: None,
         }
     }
 }
 
 /// What a fit did.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FitReport {
     /// The logistic scale fitted to the training samples with the starting weights.
     pub k: f64,
@@ -61,6 +64,10 @@ pub struct FitReport {
     pub epochs_run: usize,
     /// Parameters (middlegame and endgame counted apart) the fit was allowed to move.
     pub free: usize,
+    /// Training and held-out loss before each epoch's step (index 0: the start).
+    pub history: Vec<(f64, f64)>,
+    /// Held-out loss after the material phase of [`fit_staged`] (`valid_after` otherwise).
+    pub first_phase: f64,
 }
 
 /// Splits per-game sample lists into training and held-out samples: every `every`-th game
@@ -143,63 +150,63 @@ fn free_mask(len: usize, samples: &[Sample], min_share: f64) -> Vec<[bool; 2]> {
         .collect()
 }
 
-/// Adam's moment estimates.
-struct Adam {
-    m: Vec<[f64; 2]>,
-    v: Vec<[f64; 2]>,
-    t: i32,
+/// The gradient of the objective and its Gauss-Newton diagonal (the curvature each
+/// parameter alone would see, its two halves moved together), so a step can be scaled per
+/// parameter. Both halves share the curvature: scaled apart, a half that counts little in
+/// the positions seen (a middlegame term in endgames) would take huge steps.
+struct Slope {
+    g: Vec<[f64; 2]>,
+    h: Vec<[f64; 2]>,
+    /// The training loss where the slope was taken.
+    loss: f64,
 }
 
-impl Adam {
-    fn step(&mut self, values: &mut [[f64; 2]], g: &[[f64; 2]], free: &[[bool; 2]], lr: f64) {
-        let (b1, b2) = (0.9f64, 0.999f64);
-        self.t += 1;
-        for i in 0..values.len() {
+/// Gradient of the training loss plus the prior's pull, with the curvature of both. The
+/// prior counts as `prior` pseudo-positions that each saw every parameter once at the curve's
+/// steepest point: curvature `2 (k / 1600)^2` each, so a parameter seen in `n` positions moves
+/// about `n / (n + prior)` of the way the data alone would move it.
+fn slope(v: &[[f64; 2]], samples: &[Sample], k: f64, start: &[[f64; 2]], prior: f64) -> Slope {
+    let mut g = vec![[0.0f64; 2]; v.len()];
+    let mut h = vec![[0.0f64; 2]; v.len()];
+    let n = samples.len().max(1) as f64;
+    let mut loss = 0.0;
+    for s in samples {
+        let p = sigmoid(k * predict(v, s) / 400.0);
+        loss += (s.result as f64 - p).powi(2) / n;
+        let dp = p * (1.0 - p) * k / 400.0;
+        let d = -2.0 * (s.result as f64 - p) * dp / n;
+        let c2 = 2.0 * dp * dp / n;
+        let w = [s.phase as f64, 1.0 - s.phase as f64];
+        for &(i, c) in &s.terms {
             for ph in 0..2 {
-                if !free[i][ph] {
-                    continue;
-                }
-                self.m[i][ph] = b1 * self.m[i][ph] + (1.0 - b1) * g[i][ph];
-                self.v[i][ph] = b2 * self.v[i][ph] + (1.0 - b2) * g[i][ph] * g[i][ph];
-                let mh = self.m[i][ph] / (1.0 - b1.powi(self.t));
-                let vh = self.v[i][ph] / (1.0 - b2.powi(self.t));
-                values[i][ph] -= lr * mh / (vh.sqrt() + 1e-12);
+                g[i as usize][ph] += d * c as f64 * w[ph];
+                h[i as usize][ph] += c2 * (c as f64).powi(2);
+            }
+        }
+    }
+    let pull = prior * 2.0 * (k / 1600.0).powi(2) / n;
+    for i in 0..v.len() {
+        for ph in 0..2 {
+            g[i][ph] += pull * (v[i][ph] - start[i][ph]);
+            h[i][ph] += pull;
+        }
+    }
+    Slope { g, h, loss }
+}
+
+/// One step of diagonally scaled gradient descent: each free parameter moves `lr` of the way
+/// to where its own curvature says the minimum is, at most 50 centipawns.
+fn step(v: &mut [[f64; 2]], sl: &Slope, free: &[[bool; 2]], lr: f64) {
+    for i in 0..v.len() {
+        for ph in 0..2 {
+            if free[i][ph] && sl.h[i][ph] > 0.0 {
+                v[i][ph] -= (lr * sl.g[i][ph] / sl.h[i][ph]).clamp(-50.0, 50.0);
             }
         }
     }
 }
 
-/// Gradient of the training loss plus the prior's pull. The prior counts as `prior`
-/// pseudo-positions that each saw every parameter once at the curve's steepest point, so its
-/// curvature per centipawn is that of `prior` such positions: `2 (k / 1600)^2` each.
-fn gradient(
-    v: &[[f64; 2]],
-    samples: &[Sample],
-    k: f64,
-    start: &[[f64; 2]],
-    prior: f64,
-) -> Vec<[f64; 2]> {
-    let mut g = vec![[0.0f64; 2]; v.len()];
-    let n = samples.len().max(1) as f64;
-    for s in samples {
-        let p = sigmoid(k * predict(v, s) / 400.0);
-        let d = -2.0 * (s.result as f64 - p) * p * (1.0 - p) * k / 400.0 / n;
-        let (wm, we) = (s.phase as f64, 1.0 - s.phase as f64);
-        for &(i, c) in &s.terms {
-            g[i as usize][0] += d * c as f64 * wm;
-            g[i as usize][1] += d * c as f64 * we;
-        }
-    }
-    let pull = prior * 2.0 * (k / 1600.0).powi(2) / n;
-    for (gi, (vi, si)) in g.iter_mut().zip(v.iter().zip(start)) {
-        for ph in 0..2 {
-            gi[ph] += pull * (vi[ph] - si[ph]);
-        }
-    }
-    g
-}
-
-/// Fits `start` to `train` by full-batch Adam; when `valid` is not empty, keeps the weights
+/// Fits `start` to `train` by diagonally scaled full-batch gradient descent; when `valid` is not empty, keeps the weights
 /// of the epoch with the lowest loss on it and stops after `cfg.patience` epochs without
 /// improvement. `k` is fitted once, on the starting weights and the training samples.
 pub fn fit(
@@ -208,26 +215,81 @@ pub fn fit(
     valid: &[Sample],
     cfg: &FitConfig,
 ) -> (Weights, FitReport) {
-    let start_v: Vec<[f64; 2]> = start
-        .values
+    let k = fit_k(&as_f64(start), train);
+    fit_with_k(start, train, valid, cfg, k)
+}
+
+fn as_f64(w: &Weights) -> Vec<[f64; 2]> {
+    w.values
         .iter()
         .map(|p| [p[0] as f64, p[1] as f64])
+        .collect()
+}
+
+/// Fits in two phases: material alone first (the terms a few hundred games can pin down),
+/// then every movable term from there, both early-stopped on the held-out samples, so the
+/// second phase changes nothing unless it helps there. `k` is fitted once, on `start`. The
+/// report's losses run from `start` to the end; `first_phase` is the held-out loss between.
+pub fn fit_staged(
+    start: &Weights,
+    train: &[Sample],
+    valid: &[Sample],
+    cfg: &FitConfig,
+) -> (Weights, FitReport) {
+    let k = fit_k(&as_f64(start), train);
+    let l = &start.layout;
+    let material: Vec<bool> = (0..l.len)
+        .map(|i| {
+            let may = cfg.movable.as_ref().is_none_or(|v| v[i]);
+            may && (l.material..l.material + l.kinds).contains(&i)
+        })
         .collect();
-    let k = fit_k(&start_v, train);
-    let watch = if valid.is_empty() { train } else { valid };
-    let free = free_mask(start_v.len(), train, cfg.min_share);
-    let mut v = start_v.clone();
-    let mut adam = Adam {
-        m: vec![[0.0; 2]; v.len()],
-        v: vec![[0.0; 2]; v.len()],
-        t: 0,
+    let one = FitConfig {
+        movable: Some(material),
+        ..cfg.clone()
     };
+    let (mid, r1) = fit_with_k(start, train, valid, &one, k);
+    let (end, r2) = fit_with_k(&mid, train, valid, cfg, k);
+    let mut history = r1.history;
+    history.extend(r2.history);
+    let report = FitReport {
+        loss_before: r1.loss_before,
+        valid_before: r1.valid_before,
+        best_epoch: r1.epochs_run + r2.best_epoch,
+        epochs_run: r1.epochs_run + r2.epochs_run,
+        first_phase: r1.valid_after,
+        history,
+        ..r2
+    };
+    (end, report)
+}
+
+fn fit_with_k(
+    start: &Weights,
+    train: &[Sample],
+    valid: &[Sample],
+    cfg: &FitConfig,
+    k: f64,
+) -> (Weights, FitReport) {
+    let start_v = as_f64(start);
+    let watch = if valid.is_empty() { train } else { valid };
+    let mut free = free_mask(start_v.len(), train, cfg.min_share);
+    if let Some(m) = &cfg.movable {
+        for (f, &ok) in free.iter_mut().zip(m) {
+            if !ok {
+                *f = [false; 2];
+            }
+        }
+    }
+    let mut v = start_v.clone();
     let valid_before = loss(&v, watch, k);
     let (mut best, mut best_loss, mut best_epoch) = (v.clone(), valid_before, 0);
     let mut epochs_run = 0;
+    let mut history = Vec::new();
     for epoch in 1..=cfg.epochs {
-        let g = gradient(&v, train, k, &start_v, cfg.prior);
-        adam.step(&mut v, &g, &free, cfg.lr);
+        let sl = slope(&v, train, k, &start_v, cfg.prior);
+        history.push((sl.loss, loss(&v, watch, k)));
+        step(&mut v, &sl, &free, cfg.lr);
         epochs_run = epoch;
         let l = loss(&v, watch, k);
         if l < best_loss {
@@ -249,6 +311,8 @@ pub fn fit(
         best_epoch,
         epochs_run,
         free: free.iter().flatten().filter(|f| **f).count(),
+        history,
+        first_phase: best_loss,
     };
     (w, report)
 }
@@ -321,6 +385,29 @@ mod tests {
             "{:?} vs {:?}",
             stopped.values[0],
             overfit.values[0]
+        );
+    }
+
+    #[test]
+    fn the_staged_fit_moves_material_and_keeps_a_term_that_only_fits_the_training_games() {
+        // Material (parameter 0) wins in both sets; parameter 2 (a centre term) wins in the
+        // training games only. The material phase must move parameter 0, the second phase
+        // must leave parameter 2 alone because moving it makes the held-out loss worse.
+        let start = flat(10);
+        let mut train = samples(0, 500, 350);
+        train.extend(samples(2, 500, 450));
+        let mut valid = samples(0, 200, 140);
+        valid.extend(samples(2, 200, 0));
+        let (w, rep) = fit_staged(&start, &train, &valid, &no_prior());
+        assert!(w.values[0][0] > 50, "material: {:?}", w.values[0]);
+        assert_eq!(w.values[2], [10, 10], "{rep:?}");
+        assert!(rep.first_phase < rep.valid_before, "{rep:?}");
+        assert!(rep.valid_after <= rep.first_phase + 1e-4, "{rep:?}");
+        let (plain, _) = fit(&start, &train, &valid, &no_prior());
+        assert!(
+            plain.values[2][0] > 10,
+            "one phase moves both together: {:?}",
+            plain.values[2]
         );
     }
 

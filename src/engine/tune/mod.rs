@@ -10,7 +10,7 @@
 mod fit;
 mod verify;
 
-pub use fit::{fit, fit_k, loss, split_by_game, FitConfig, FitReport};
+pub use fit::{fit, fit_k, fit_staged, loss, split_by_game, FitConfig, FitReport};
 pub use verify::{compare, elo, MatchScore, Verify};
 
 use super::eval::{Evaluator, TermSink, PHASE_MAX};
@@ -240,8 +240,15 @@ mod tests {
         };
         let (w, report) = fit(&start, &samples, &[], &cfg);
         assert!(report.loss_after < report.loss_before);
+        // The data has one phase, so only the knight's tapered value at it is determined; the
+        // knight's mobility and centre terms share the credit, so it need not reach 100.
         let v = w.values[w.layout.material + n];
-        assert!(v[1] > 100, "knight value after the fit: {v:?}");
+        let ph = samples[0].phase;
+        let tapered = v[0] as f32 * ph + v[1] as f32 * (1.0 - ph);
+        assert!(
+            tapered > 80.0,
+            "knight value after the fit: {v:?} at phase {ph}"
+        );
     }
 
     #[test]
