@@ -119,7 +119,8 @@ pub fn run(a: TuneArgs) -> Result<()> {
     }
     eprintln!(
         "fit: {} games, {} training positions, {} held out; K {:.2}; {} parameters free\n\
-         fit: training loss {:.5} -> {:.5}, held-out loss {:.5} -> {:.5} (epoch {} of {}), {:.0} s",
+         fit: training loss {:.5} -> {:.5}, held-out loss {:.5} -> {:.5} (after material: {:.5}; \
+         best epoch {} of {}), {:.0} s",
         n_games,
         train.len(),
         valid.len(),
@@ -129,6 +130,7 @@ pub fn run(a: TuneArgs) -> Result<()> {
         r.loss_after,
         r.valid_before,
         r.valid_after,
+        r.first_phase,
         r.best_epoch,
         r.epochs_run,
         t.elapsed().as_secs_f64()
