@@ -13,6 +13,7 @@ use crate::geometry::{Bitboard, Square};
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::variant::MAX_PIECE_TYPES;
 
 /// Where evaluation terms go: `n` times parameter `param` for colour `colour`.
 pub trait TermSink {
@@ -44,6 +45,11 @@ pub struct Evaluator {
     /// Per kind: its share of the game phase (file values of the non-pawn pieces).
     phase_value: Vec<i32>,
     full_phase: i32,
+    /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
+    cheaper: Vec<Vec<usize>>,
+    /// Per colour and kind: the rays along which a piece of that kind and colour attacks
+    /// a square, looking back from the square (where it could check a king from).
+    check_rays: [Vec<Vec<usize>>; 2],
 }
 
 /// Static evaluations of recently seen positions, by hash (one per search thread): the
@@ -104,6 +110,8 @@ impl TermSink for Sum<'_> {
 struct Attacks {
     all: [Bitboard; 2],
     pawn: [Bitboard; 2],
+    /// Per colour and kind: the squares pieces of that kind attack (kings left out).
+    by_kind: [[Bitboard; MAX_PIECE_TYPES]; 2],
     king_attackers: [i32; 2],
 }
 
@@ -158,6 +166,8 @@ impl Evaluator {
             centre_distance,
             phase_value,
             full_phase,
+            cheaper: cheaper_kinds(rules),
+            check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
         }
     }
 
@@ -265,6 +275,7 @@ impl Evaluator {
         let mut att = Attacks {
             all: [Bitboard::EMPTY; 2],
             pawn: [Bitboard::EMPTY; 2],
+            by_kind: [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2],
             king_attackers: [0; 2],
         };
         if let Some(p) = rules.pawn {
@@ -274,6 +285,7 @@ impl Evaluator {
                     att.pawn[c] |= pm.leap_capture[sq as usize];
                 }
                 att.all[c] = att.pawn[c];
+                att.by_kind[c][p] = att.pawn[c];
             }
         }
         let zones = Colour::ALL.map(|c| king_zone(rules, pos, c));
@@ -297,6 +309,7 @@ impl Evaluator {
             let own = pos.colour_bb(c) & !pos.type_bb(rules.royal);
             let hanging = own & att.all[c.other()] & !att.all[c];
             sink.add(c, l.hanging, hanging.count() as i32);
+            self.threat_terms(rules, pos, c, &att, sink);
         }
         sink.add(pos.side_to_move(), l.tempo, 1);
     }
@@ -335,11 +348,42 @@ impl Evaluator {
             reach |= rules.rays[rd.ray].attacks(sq, occ);
         }
         att.all[c] |= reach;
+        att.by_kind[c][t] |= reach;
         if (reach & zones[c.other()]).any() {
             att.king_attackers[c] += 1;
         }
         let safe = reach & !pos.colour_bb(c) & !att.pawn[c.other()];
         sink.add(c, l.mobility + t, safe.count() as i32);
+    }
+
+    /// Pieces of colour `c` attacked by cheaper enemy pieces, per kind.
+    #[inline(always)]
+    fn threat_terms<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Colour,
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        for t in 0..rules.n_types {
+            if self.cheaper[t].is_empty() {
+                continue;
+            }
+            let own = pos.pieces_of(c, t);
+            if own.is_empty() {
+                continue;
+            }
+            let mut by_cheaper = Bitboard::EMPTY;
+            for &u in &self.cheaper[t] {
+                by_cheaper |= att.by_kind[c.other()][u];
+            }
+            let n = (own & by_cheaper).count() as i32;
+            if n != 0 {
+                sink.add(c, l.threat_lesser + t, n);
+            }
+        }
     }
 
     #[inline(always)]
@@ -391,6 +435,42 @@ impl Evaluator {
         if let Some(p) = rules.pawn {
             let shield = (pos.pieces_of(c, p) & zone).count().min(3) as i32;
             sink.add(c, l.king_shield, shield);
+        }
+        self.safe_checks(rules, pos, c, att, sink);
+    }
+
+    /// Checks the enemy could give next move from squares `c` does not guard, per kind of
+    /// checker (pawns and the king left out).
+    #[inline(always)]
+    fn safe_checks<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Colour,
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        let e = c.other();
+        let k = pos.king_square(c);
+        let occ = pos.occupied();
+        let safe = !att.all[c] & !pos.colour_bb(e);
+        for u in 0..rules.n_types {
+            if u == rules.royal || Some(u) == rules.pawn {
+                continue;
+            }
+            let reach = att.by_kind[e][u] & safe;
+            if reach.is_empty() {
+                continue;
+            }
+            let mut from = rules.piece_moves(e, u).leap_attackers[k as usize];
+            for &ray in &self.check_rays[e][u] {
+                from |= rules.rays[ray].attacks(k, occ);
+            }
+            let n = (from & reach).count().min(4) as i32;
+            if n != 0 {
+                sink.add(c, l.safe_check + u, n);
+            }
         }
     }
 }
@@ -495,6 +575,36 @@ fn phase_values(rules: &Rules) -> (Vec<i32>, i32) {
     (phase_value, (2 * army).max(1))
 }
 
+/// Per kind the kinds worth less (neither being the king): an attack by one of them
+/// threatens a piece of the kind. Pawns and the king threaten nothing of their own kind.
+fn cheaper_kinds(rules: &Rules) -> Vec<Vec<usize>> {
+    let value = |t: usize| rules.variant.pieces[t].value.max(0);
+    (0..rules.n_types)
+        .map(|t| {
+            if t == rules.royal || Some(t) == rules.pawn {
+                return Vec::new();
+            }
+            (0..rules.n_types)
+                .filter(|&u| u != rules.royal && value(u) < value(t))
+                .collect()
+        })
+        .collect()
+}
+
+/// Per kind, the rays (looking back from a target) along which a piece of colour `c` and
+/// that kind attacks.
+fn check_rays(rules: &Rules, c: Colour) -> Vec<Vec<usize>> {
+    (0..rules.n_types)
+        .map(|u| {
+            rules.rider_attacks[c]
+                .iter()
+                .filter(|&&(_, mask)| mask >> u & 1 != 0)
+                .map(|&(ray, _)| ray)
+                .collect()
+        })
+        .collect()
+}
+
 /// The squares the king of colour `c` could step to.
 fn king_zone(rules: &Rules, pos: &Position, c: Colour) -> Bitboard {
     let k = pos.king_square(c) as usize;
@@ -524,6 +634,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Records every term count per colour.
+    struct Record(Vec<[i32; 2]>);
+
+    impl TermSink for Record {
+        fn add(&mut self, colour: Colour, param: usize, n: i32) {
+            self.0[param][colour.index()] += n;
+        }
+    }
+
+    fn record(v: &str, fen: &str) -> (Rules, Layout, Vec<[i32; 2]>) {
+        let rules = catalog::load_rules(v).unwrap();
+        let ev = Evaluator::new(&rules, Weights::derived(&rules));
+        let pos = Position::from_fen(&rules, fen).unwrap();
+        let mut r = Record(vec![[0; 2]; ev.layout().len]);
+        ev.terms(&rules, &pos, &mut r);
+        let layout = ev.layout().clone();
+        (rules, layout, r.0)
+    }
+
+    #[test]
+    fn a_queen_attacked_by_a_knight_is_threatened_but_not_by_a_queen() {
+        // The black knight on e6 attacks the white queen on d4; the black queen on d8 does
+        // too, but it is worth no less, so only one threat counts.
+        let fen = "3qk3/8/4n3/8/3Q4/8/8/4K3 w - - 0 1";
+        let (rules, l, r) = record("chess", fen);
+        let q = rules.variant.piece_index('Q').unwrap();
+        assert_eq!(r[l.threat_lesser + q], [1, 0]);
+        let fen = "3qk3/8/8/8/3Q4/8/8/n3K3 w - - 0 1";
+        let (_, l, r) = record("chess", fen);
+        assert_eq!(r[l.threat_lesser + q], [0, 0]);
+    }
+
+    #[test]
+    fn safe_checks_count_unguarded_checking_squares() {
+        // The black rook on a8 reaches a1, from where it checks the white king on e1; the
+        // e-file squares that would check are out of its reach.
+        let fen = "r3k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        let (rules, l, r) = record("chess", fen);
+        let rook = rules.variant.piece_index('R').unwrap();
+        assert_eq!(r[l.safe_check + rook], [1, 0]);
+        // A white knight on b3 guards a1: no safe check left.
+        let fen = "r3k3/8/8/8/8/1N6/8/4K3 w - - 0 1";
+        let (_, l, r) = record("chess", fen);
+        assert_eq!(r[l.safe_check + rook], [0, 0]);
     }
 
     #[test]

@@ -47,6 +47,11 @@ pub struct Layout {
     pub hanging: usize,
     /// The side to move's bonus.
     pub tempo: usize,
+    /// Per kind: a piece of this kind attacked by an enemy piece of lower value (or a pawn).
+    pub threat_lesser: usize,
+    /// Per kind: squares from which an enemy piece of this kind could give check, that it
+    /// reaches, that the king's side does not guard and no enemy piece stands on.
+    pub safe_check: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -78,7 +83,9 @@ impl Layout {
             pawn_threat,
             hanging: pawn_threat + 1,
             tempo: pawn_threat + 2,
-            len: pawn_threat + 3,
+            threat_lesser: pawn_threat + 3,
+            safe_check: pawn_threat + 3 + kinds,
+            len: pawn_threat + 3 + 2 * kinds,
         }
     }
 
@@ -90,6 +97,8 @@ impl Layout {
             n[self.material + t] = format!("material.{}", letter(t));
             n[self.centre + t] = format!("centre.{}", letter(t));
             n[self.mobility + t] = format!("mobility.{}", letter(t));
+            n[self.threat_lesser + t] = format!("threat.lesser.{}", letter(t));
+            n[self.safe_check + t] = format!("king.safe_check.{}", letter(t));
             for r in 0..self.ranks {
                 n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
             }
@@ -173,6 +182,11 @@ impl Weights {
                 (false, true) => [4, 4],
                 (false, false) => [2, 3],
             };
+            if !royal && !is_pawn {
+                // Attacked by something cheaper: it must move or be lost, a tempo at least.
+                v[layout.threat_lesser + t] = [-(value / 16 + 10), -(value / 24 + 5)];
+                v[layout.safe_check + t] = [-30, -5];
+            }
             if royal {
                 for r in 1..layout.ranks {
                     v[layout.rank + t * layout.ranks + r] = [-12 * r.min(3) as i32, 0];
