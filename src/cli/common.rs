@@ -36,7 +36,17 @@ pub fn rules_for(choice: &Choice) -> Result<Rules> {
         .variant
         .clone()
         .unwrap_or_else(|| catalog::DEFAULT_VARIANT.to_string());
-    catalog::load_rules(&spec).map_err(|e| anyhow!("{e}"))
+    load_rules_for_engine(&spec)
+}
+
+/// The rules of a variant the engine will play: a weights file the variant names that
+/// cannot be used is an error here (the engine would otherwise fall back to the derived
+/// weights without a word).
+pub fn load_rules_for_engine(spec: &str) -> Result<Rules> {
+    let rules = catalog::load_rules(spec).map_err(|e| anyhow!("{e}"))?;
+    modern_chess::engine::weights::for_variant(&rules)
+        .map_err(|e| anyhow!("{spec}: [engine] weights: {e}"))?;
+    Ok(rules)
 }
 
 impl Choice {

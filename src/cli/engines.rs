@@ -5,7 +5,7 @@
 use super::bench;
 use super::matchplay;
 use super::worker::ThreadWorker;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use modern_chess::protocol::{uci, xboard, ProtocolConfig};
 use modern_chess::StartChoice;
@@ -183,7 +183,7 @@ pub fn game_line(g: &matchplay::GameRecord, white: &str, black: &str) -> String 
 }
 
 pub fn run_match(a: MatchArgs) -> Result<()> {
-    let rules = modern_chess::catalog::load_rules(&a.variant).map_err(|e| anyhow!("{e}"))?;
+    let rules = super::common::load_rules_for_engine(&a.variant)?;
     let mut options = Vec::new();
     for o in &a.engine_options {
         let Some((n, v)) = o.split_once('=') else {

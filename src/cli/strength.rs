@@ -6,8 +6,7 @@
 use super::bench::BenchArgs;
 use super::engines::{game_line, write_fairy_ini};
 use super::matchplay::{self, MatchConfig, MatchOutcome};
-use anyhow::{anyhow, bail, Context, Result};
-use modern_chess::catalog;
+use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -77,7 +76,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
     let mut rows = Vec::new();
     for v in &variants {
-        let rules = Arc::new(catalog::load_rules(v).map_err(|e| anyhow!("{v}: {e}"))?);
+        let rules = Arc::new(super::common::load_rules_for_engine(v)?);
         let ini = write_fairy_ini(&rules)?;
         let cfg = MatchConfig {
             engine: args.engine.clone(),
