@@ -30,17 +30,9 @@ pub struct History {
     continuation: Vec<i16>,
     /// `[previous piece-to]`: the quiet move that refuted it.
     counter: Vec<Option<Move>>,
-    /// `[colour][pawn key % CORRECTION_SIZE]`: how far searches found the static evaluation
-    /// off for this pawn structure, in 1/16 centipawns (correction history).
-    correction: Vec<i16>,
     /// Static evaluations of positions this thread has seen.
     pub evals: EvalCache,
 }
-
-/// Entries of the correction history per colour.
-const CORRECTION_SIZE: usize = 1 << 14;
-/// Bound of a correction entry (1/16 centipawns): at most 256 centipawns.
-const CORRECTION_MAX: i32 = 4096;
 
 impl History {
     pub fn new(rules: &Rules) -> History {
@@ -54,7 +46,6 @@ impl History {
             capture: vec![0; piece_to * kinds],
             continuation: vec![0; piece_to * piece_to],
             counter: vec![None; piece_to],
-            correction: vec![0; 2 * CORRECTION_SIZE],
             evals: EvalCache::new(),
         }
     }
@@ -65,7 +56,6 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counter.fill(None);
-        self.correction.fill(0);
         self.evals.clear();
     }
 
@@ -127,27 +117,6 @@ impl History {
     pub fn update_capture(&mut self, cur: PieceTo, victim: usize, bonus: i32) {
         let i = cur * self.kinds + victim;
         gravity(&mut self.capture[i], bonus);
-    }
-}
-
-impl History {
-    fn correction_index(colour: Colour, pawn_key: u64) -> usize {
-        colour.index() * CORRECTION_SIZE + (pawn_key as usize & (CORRECTION_SIZE - 1))
-    }
-
-    /// The correction, in centipawns, to add to the static evaluation of a position with
-    /// this pawn structure and `colour` to move.
-    pub fn correction(&self, colour: Colour, pawn_key: u64) -> i32 {
-        self.correction[Self::correction_index(colour, pawn_key)] as i32 / 16
-    }
-
-    /// A search of `depth` found the (corrected) static evaluation `error` centipawns too
-    /// low (negative: too high): moves the entry towards it, more for deeper searches.
-    pub fn update_correction(&mut self, colour: Colour, pawn_key: u64, error: i32, depth: i32) {
-        let i = Self::correction_index(colour, pawn_key);
-        let b = (error * 16 * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
-        let v = self.correction[i] as i32;
-        self.correction[i] = (v + b - v * b.abs() / CORRECTION_MAX) as i16;
     }
 }
 

@@ -286,11 +286,6 @@ impl<'a> Worker<'a> {
                 v
             }
         };
-        let corrected = raw
-            + self
-                .history
-                .correction(pos.side_to_move(), pawn_key(self.sh.rules, pos));
-        let raw = corrected.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         self.stack[ply].static_eval = raw;
         // A table score bounding the true value on the right side is a better guess.
         match hit {
@@ -481,33 +476,7 @@ impl<'a> Worker<'a> {
         };
         let stored = to_tt(best_score, n.ply);
         self.sh.tt.store(n.key, best_move, stored, n.depth, bound);
-        self.learn_correction(pos, &n, best_move, best_score, bound);
         best_score
-    }
-
-    /// Correction history: a quiet result the bound confirms tells how far off the static
-    /// evaluation was for this pawn structure.
-    fn learn_correction(
-        &mut self,
-        pos: &Position,
-        n: &Node,
-        best_move: Option<Move>,
-        best: i32,
-        bound: Bound,
-    ) {
-        let se = self.stack[n.ply].static_eval;
-        let quiet = best_move.is_none_or(|m| !is_noisy(pos, m));
-        let confirmed = match bound {
-            Bound::Lower => best > se,
-            Bound::Upper => best < se,
-            Bound::Exact => true,
-        };
-        if n.in_check || !quiet || !confirmed || best.abs() >= MATE_BOUND {
-            return;
-        }
-        let key = pawn_key(self.sh.rules, pos);
-        self.history
-            .update_correction(pos.side_to_move(), key, best - se, n.depth);
     }
 
     /// The child search: full window for the first move, then a reduced null-window probe,
@@ -818,18 +787,6 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-/// A hash of the pawns alone (both colours), the key of correction history.
-fn pawn_key(rules: &Rules, pos: &Position) -> u64 {
-    let Some(p) = rules.pawn else { return 0 };
-    let mut key = 0;
-    for c in Colour::ALL {
-        for sq in pos.pieces_of(c, p) {
-            key ^= rules.piece_key(c, p, sq);
-        }
-    }
-    key
 }
 
 /// Does colour `c` have a piece besides its king and pawns (null move is unsafe without)?
