@@ -363,6 +363,50 @@ impl Position {
         self.pseudo_into(rules, list);
     }
 
+    /// The pseudo-legal moves that may capture or promote (what quiescence searches): a
+    /// superset of them, since a pawn's quiet step into the zone may also be generated
+    /// without promotion where promotion is optional. Castling and adjustment are left out.
+    pub fn pseudo_noisy_moves(&self, rules: &Rules, list: &mut MoveList) {
+        let us = self.side;
+        let choices = self.promotion_choices(rules);
+        let occ = self.occupied();
+        let enemy = self.by_colour[us.other()];
+        let empty = !occ & rules.all;
+        for t in 0..rules.n_types {
+            let mine = self.pieces_of(us, t);
+            if mine.is_empty() {
+                continue;
+            }
+            let pm = rules.piece_moves(us, t);
+            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
+            let allowed = match is_pawn {
+                Some(_) => enemy | rules.promotion_zone[us],
+                None => enemy,
+            };
+            for from in mine {
+                let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
+                if !pm.hoppers.is_empty() {
+                    targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
+                }
+                list.targets(
+                    rules,
+                    us,
+                    from,
+                    targets & allowed,
+                    MoveKind::Normal,
+                    is_pawn,
+                );
+                if !pm.specials.is_empty() {
+                    self.special_moves(rules, list, pm, from, &mut targets, allowed, is_pawn);
+                }
+                let ep = self.ep_target(pm, from, empty);
+                if ep.any() {
+                    list.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
+                }
+            }
+        }
+    }
+
     fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
         let us = self.side;
         let them = us.other();

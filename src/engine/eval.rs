@@ -352,8 +352,11 @@ impl Evaluator {
         if (reach & zones[c.other()]).any() {
             att.king_attackers[c] += 1;
         }
-        let safe = reach & !pos.colour_bb(c) & !att.pawn[c.other()];
-        sink.add(c, l.mobility + t, safe.count() as i32);
+        let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as i32;
+        sink.add(c, l.mobility + t, safe);
+        if safe <= 1 {
+            sink.add(c, l.trapped + t, 1);
+        }
     }
 
     /// Pieces of colour `c` attacked by cheaper enemy pieces, per kind.

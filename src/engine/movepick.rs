@@ -88,8 +88,11 @@ impl MovePicker {
         moves.clear();
         bad.clear();
         let mut list = MoveList::new();
-        cx.pos.pseudo_moves(cx.rules, &mut list);
         let mode = if evasions { PickMode::All } else { mode };
+        match mode {
+            PickMode::All => cx.pos.pseudo_moves(cx.rules, &mut list),
+            PickMode::Noisy => cx.pos.pseudo_noisy_moves(cx.rules, &mut list),
+        }
         for &m in list.iter() {
             if is_noisy(cx.pos, m) {
                 moves.push((m, 0));

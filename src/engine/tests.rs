@@ -235,3 +235,30 @@ fn threads_search_together() {
     assert!(pos.legal_moves(&rules).contains(&m));
     assert!(last.unwrap().depth >= 3);
 }
+
+/// Quiescence generates only the moves that may capture or promote: it must find every one
+/// of them, in every shipped variant (hoppers, lame pawns, en passant, optional promotion).
+#[test]
+fn noisy_generation_finds_every_capture_and_promotion() {
+    for (name, _) in crate::catalog::BUILTIN {
+        let rules = crate::catalog::load_rules(name).unwrap();
+        for game in random_positions(&rules, 77, 6) {
+            for pos in &game {
+                let keep = |l: &crate::movegen::MoveList| {
+                    let mut v: Vec<String> = l
+                        .iter()
+                        .filter(|&&m| super::movepick::is_noisy(pos, m))
+                        .map(|m| m.uci(&rules))
+                        .collect();
+                    v.sort();
+                    v
+                };
+                let mut all = crate::movegen::MoveList::new();
+                pos.pseudo_moves(&rules, &mut all);
+                let mut noisy = crate::movegen::MoveList::new();
+                pos.pseudo_noisy_moves(&rules, &mut noisy);
+                assert_eq!(keep(&all), keep(&noisy), "{name}: {}", pos.fen(&rules));
+            }
+        }
+    }
+}

@@ -52,6 +52,8 @@ pub struct Layout {
     /// Per kind: squares from which an enemy piece of this kind could give check, that it
     /// reaches, that the king's side does not guard and no enemy piece stands on.
     pub safe_check: usize,
+    /// Per kind: a piece with at most one safe square to go to (nearly trapped).
+    pub trapped: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -85,7 +87,8 @@ impl Layout {
             tempo: pawn_threat + 2,
             threat_lesser: pawn_threat + 3,
             safe_check: pawn_threat + 3 + kinds,
-            len: pawn_threat + 3 + 2 * kinds,
+            trapped: pawn_threat + 3 + 2 * kinds,
+            len: pawn_threat + 3 + 3 * kinds,
         }
     }
 
@@ -99,6 +102,7 @@ impl Layout {
             n[self.mobility + t] = format!("mobility.{}", letter(t));
             n[self.threat_lesser + t] = format!("threat.lesser.{}", letter(t));
             n[self.safe_check + t] = format!("king.safe_check.{}", letter(t));
+            n[self.trapped + t] = format!("mobility.trapped.{}", letter(t));
             for r in 0..self.ranks {
                 n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
             }
@@ -186,6 +190,7 @@ impl Weights {
                 // Attacked by something cheaper: it must move or be lost, a tempo at least.
                 v[layout.threat_lesser + t] = [-(value / 16 + 10), -(value / 24 + 5)];
                 v[layout.safe_check + t] = [-30, -5];
+                v[layout.trapped + t] = [-(value / 20), -(value / 20)];
             }
             if royal {
                 for r in 1..layout.ranks {
