@@ -148,15 +148,20 @@ pub enum WeightsError {
     OutOfRange(String),
 }
 
+impl WeightsError {
+    /// What is wrong, without the "weights file:" in front.
+    fn detail(&self) -> String {
+        match self {
+            WeightsError::Syntax(e) => e.clone(),
+            WeightsError::UnknownName(n) => format!("unknown parameter `{n}`"),
+            WeightsError::OutOfRange(n) => format!("`{n}` must be within -100000..=100000"),
+        }
+    }
+}
+
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WeightsError::Syntax(e) => write!(f, "weights file: {e}"),
-            WeightsError::UnknownName(n) => write!(f, "weights file: unknown parameter `{n}`"),
-            WeightsError::OutOfRange(n) => {
-                write!(f, "weights file: `{n}` must be within -100000..=100000")
-            }
-        }
+        write!(f, "weights file: {}", self.detail())
     }
 }
 
@@ -341,7 +346,7 @@ fn read_file(rules: &Rules, path: &std::path::Path) -> Result<Weights, WeightsEr
     let text = std::fs::read_to_string(path)
         .map_err(|e| WeightsError::Syntax(format!("{}: {e}", path.display())))?;
     Weights::from_toml(rules, &text)
-        .map_err(|e| WeightsError::Syntax(format!("{}: {e}", path.display())))
+        .map_err(|e| WeightsError::Syntax(format!("{}: {}", path.display(), e.detail())))
 }
 
 #[cfg(test)]
