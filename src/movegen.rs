@@ -360,54 +360,19 @@ impl Position {
 
     /// Every pseudo-legal move (legal except that the own king may be left attacked).
     pub fn pseudo_moves(&self, rules: &Rules, list: &mut MoveList) {
-        self.pseudo_into(rules, list);
+        self.pseudo_into(rules, list, false);
     }
 
     /// The pseudo-legal moves that may capture or promote (what quiescence searches): a
     /// superset of them, since a pawn's quiet step into the zone may also be generated
     /// without promotion where promotion is optional. Castling and adjustment are left out.
     pub fn pseudo_noisy_moves(&self, rules: &Rules, list: &mut MoveList) {
-        let us = self.side;
-        let choices = self.promotion_choices(rules);
-        let occ = self.occupied();
-        let enemy = self.by_colour[us.other()];
-        let empty = !occ & rules.all;
-        for t in 0..rules.n_types {
-            let mine = self.pieces_of(us, t);
-            if mine.is_empty() {
-                continue;
-            }
-            let pm = rules.piece_moves(us, t);
-            let is_pawn = (Some(t) == rules.pawn).then_some(choices);
-            let allowed = match is_pawn {
-                Some(_) => enemy | rules.promotion_zone[us],
-                None => enemy,
-            };
-            for from in mine {
-                let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
-                if !pm.hoppers.is_empty() {
-                    targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
-                }
-                list.targets(
-                    rules,
-                    us,
-                    from,
-                    targets & allowed,
-                    MoveKind::Normal,
-                    is_pawn,
-                );
-                if !pm.specials.is_empty() {
-                    self.special_moves(rules, list, pm, from, &mut targets, allowed, is_pawn);
-                }
-                let ep = self.ep_target(pm, from, empty);
-                if ep.any() {
-                    list.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
-                }
-            }
-        }
+        self.pseudo_into(rules, list, true);
     }
 
-    fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S) {
+    /// Every pseudo-legal move, or with `noisy_only` only those whose target holds an enemy
+    /// piece or, for a pawn, lies in the promotion zone (and en passant).
+    fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S, noisy_only: bool) {
         let us = self.side;
         let them = us.other();
         let choices = self.promotion_choices(rules);
@@ -421,14 +386,20 @@ impl Position {
             }
             let pm = rules.piece_moves(us, t);
             let is_pawn = (Some(t) == rules.pawn).then_some(choices);
+            let allowed = match (noisy_only, is_pawn) {
+                (false, _) => rules.all,
+                (true, Some(_)) => enemy | rules.promotion_zone[us],
+                (true, None) => enemy,
+            };
             for from in mine {
                 let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
                 if !pm.hoppers.is_empty() {
                     targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
                 }
-                sink.targets(rules, us, from, targets, MoveKind::Normal, is_pawn);
+                let kind = MoveKind::Normal;
+                sink.targets(rules, us, from, targets & allowed, kind, is_pawn);
                 if !pm.specials.is_empty() {
-                    self.special_moves(rules, sink, pm, from, &mut targets, rules.all, is_pawn);
+                    self.special_moves(rules, sink, pm, from, &mut targets, allowed, is_pawn);
                 }
                 let ep = self.ep_target(pm, from, empty);
                 if ep.any() {
@@ -436,8 +407,10 @@ impl Position {
                 }
             }
         }
-        self.castling_moves(rules, sink);
-        self.adjustment_moves(rules, sink);
+        if !noisy_only {
+            self.castling_moves(rules, sink);
+            self.adjustment_moves(rules, sink);
+        }
     }
 
     /// Where the pinned piece on `from` may go: the lines from the king through it to each
@@ -493,7 +466,7 @@ impl Position {
                 rules,
                 inner: sink,
             };
-            self.pseudo_into(rules, &mut verified);
+            self.pseudo_into(rules, &mut verified, false);
             return;
         }
         let threats = self.threats(rules);
