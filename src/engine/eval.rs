@@ -183,7 +183,7 @@ impl Evaluator {
                 })
                 .collect(),
             dark: (0..n as Square)
-                .filter(|&s| (geo.file(s) + geo.rank(s)) % 2 == 0)
+                .filter(|&s| geo.is_dark(s))
                 .map(Bitboard::from_square)
                 .fold(Bitboard::EMPTY, |a, b| a | b),
             file_rider: (0..rules.n_types)
