@@ -7,10 +7,10 @@
 //! any variant file gets an evaluation. A mop-up term outside the tuned set drives a lone
 //! king to the edge, so won endings are won.
 
-use super::weights::{rides_along_files, Layout, Weights};
-use crate::game::{colourbound, insufficient_material};
+use super::weights::{Layout, Weights};
+use crate::game::insufficient_material;
 use crate::geometry::{Bitboard, Square};
-use crate::piece::{Colour, PieceKind};
+use crate::piece::Colour;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::MAX_PIECE_TYPES;
@@ -45,14 +45,6 @@ pub struct Evaluator {
     /// Per kind: its share of the game phase (file values of the non-pawn pieces).
     phase_value: Vec<i32>,
     full_phase: i32,
-    /// Per square: the squares of its file.
-    file_of: Vec<Bitboard>,
-    /// The squares of one colour (a1's), to tell a pair of colour-bound pieces apart.
-    dark: Bitboard,
-    /// Per kind: rides along files, so open files count for it.
-    file_rider: Vec<bool>,
-    /// The colour-bound kinds (besides pawns), for which a pair on both colours counts.
-    pair_kinds: Vec<usize>,
     /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
     cheaper: Vec<Vec<usize>>,
     /// Per colour and kind: the rays along which a piece of that kind and colour attacks
@@ -174,24 +166,6 @@ impl Evaluator {
             centre_distance,
             phase_value,
             full_phase,
-            file_of: (0..n as Square)
-                .map(|sq| {
-                    (0..n as Square)
-                        .filter(|&s| geo.file(s) == geo.file(sq))
-                        .map(Bitboard::from_square)
-                        .fold(Bitboard::EMPTY, |a, b| a | b)
-                })
-                .collect(),
-            dark: (0..n as Square)
-                .filter(|&s| geo.is_dark(s))
-                .map(Bitboard::from_square)
-                .fold(Bitboard::EMPTY, |a, b| a | b),
-            file_rider: (0..rules.n_types)
-                .map(|t| rides_along_files(rules, t))
-                .collect(),
-            pair_kinds: (0..rules.n_types)
-                .filter(|&t| Some(t) != rules.pawn && colourbound(rules, PieceKind(t as u8)))
-                .collect(),
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
         }
@@ -336,7 +310,6 @@ impl Evaluator {
             let hanging = own & att.all[c.other()] & !att.all[c];
             sink.add(c, l.hanging, hanging.count() as i32);
             self.threat_terms(rules, pos, c, &att, sink);
-            self.pair_terms(pos, c, sink);
         }
         sink.add(pos.side_to_move(), l.tempo, 1);
     }
@@ -368,9 +341,6 @@ impl Evaluator {
             }
             return;
         }
-        if self.file_rider[t] {
-            self.file_terms(rules, pos, (c, t, sq), sink);
-        }
         let pm = rules.piece_moves(c, t);
         let occ = pos.occupied();
         let mut reach = pm.leap_quiet[s] | pm.leap_capture[s];
@@ -386,40 +356,6 @@ impl Evaluator {
         sink.add(c, l.mobility + t, safe);
         if safe <= 1 {
             sink.add(c, l.trapped + t, 1);
-        }
-    }
-
-    /// Open and semi-open file of a piece that rides along files.
-    #[inline(always)]
-    fn file_terms<S: TermSink>(
-        &self,
-        rules: &Rules,
-        pos: &Position,
-        (c, t, sq): (Colour, usize, Square),
-        sink: &mut S,
-    ) {
-        let Some(p) = rules.pawn else { return };
-        let l = self.layout();
-        let file = self.file_of[sq as usize];
-        if (file & pos.pieces_of(c, p)).any() {
-            return;
-        }
-        if (file & pos.pieces_of(c.other(), p)).any() {
-            sink.add(c, l.semi_open_file + t, 1);
-        } else {
-            sink.add(c, l.open_file + t, 1);
-        }
-    }
-
-    /// Two or more pieces of a kind on both square colours, per kind.
-    #[inline(always)]
-    fn pair_terms<S: TermSink>(&self, pos: &Position, c: Colour, sink: &mut S) {
-        let l = self.layout();
-        for &t in &self.pair_kinds {
-            let own = pos.pieces_of(c, t);
-            if (own & self.dark).any() && (own & !self.dark).any() {
-                sink.add(c, l.pair + t, 1);
-            }
         }
     }
 
@@ -504,8 +440,6 @@ impl Evaluator {
             sink.add(c, l.king_shield, shield);
         }
         self.safe_checks(rules, pos, c, att, sink);
-        let file = rules.geo.file(pos.king_square(c)) as usize;
-        sink.add(c, l.king_file + file, 1);
     }
 
     /// Checks the enemy could give next move from squares `c` does not guard, per kind of
@@ -749,29 +683,6 @@ mod tests {
         let fen = "r3k3/8/8/8/8/1N6/8/4K3 w - - 0 1";
         let (_, l, r) = record("chess", fen);
         assert_eq!(r[l.safe_check + rook], [0, 0]);
-    }
-
-    #[test]
-    fn rooks_count_open_and_semi_open_files_and_bishops_their_pair() {
-        // White rook a1 on a file without pawns, rook h1 behind its own h-pawn; the black
-        // rook on b8 has only a white pawn on its file.
-        let fen = "1r2k3/7p/8/8/8/8/1P5P/R3K2R w - - 0 1";
-        let (rules, l, r) = record("chess", fen);
-        let rook = rules.variant.piece_index('R').unwrap();
-        assert_eq!(r[l.open_file + rook], [1, 0]);
-        assert_eq!(r[l.semi_open_file + rook], [0, 1]);
-        let bishop = rules.variant.piece_index('B').unwrap();
-        let knight = rules.variant.piece_index('N').unwrap();
-        // Two white bishops on c1 (dark) and f1 (light); two black ones, f8 and h8, both
-        // on dark squares.
-        let fen = "4kb1b/8/8/8/8/8/8/2B1KB2 w - - 0 1";
-        let (_, l, r) = record("chess", fen);
-        assert_eq!(r[l.pair + bishop], [1, 0]);
-        let w = Weights::derived(&rules);
-        assert!(w.values[l.pair + bishop][0] > 0);
-        assert_eq!(w.values[l.pair + knight], [0, 0]);
-        assert_eq!(w.values[l.open_file + knight], [0, 0]);
-        assert!(w.values[l.open_file + rook][0] > w.values[l.semi_open_file + rook][0]);
     }
 
     #[test]

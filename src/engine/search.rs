@@ -42,7 +42,7 @@ pub struct Shared<'a> {
     pub game_keys: &'a [u64],
 }
 
-/// Late-move reductions by depth and move number: `0.5 + ln(depth) * ln(moves) / 1.8`.
+/// Late-move reductions by depth and move number: `ln(depth) * ln(moves) / 2`.
 pub struct LmrTable([[u8; 64]; 64]);
 
 impl LmrTable {
@@ -50,7 +50,7 @@ impl LmrTable {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 1.8) as u8;
+                *r = (0.4 + (d as f64).ln() * (m as f64).ln() / 2.1) as u8;
             }
         }
         LmrTable(t)

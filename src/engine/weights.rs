@@ -5,9 +5,6 @@
 //! terms from each piece's own mobility on an empty board); `modern-chess tune` fits them to
 //! game results and writes a weights file, which the variant file names in `[engine]`.
 
-use crate::game::colourbound;
-use crate::geometry::Geometry;
-use crate::piece::{Colour, PieceKind};
 use crate::rules::Rules;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,8 +19,6 @@ pub struct Layout {
     pub kinds: usize,
     /// Number of ranks (for the per-rank and passed-pawn terms).
     pub ranks: usize,
-    /// Number of files (for the king's file).
-    pub files: usize,
     /// Value of a piece kind.
     pub material: usize,
     /// Per kind: times (empty-board mobility on the square - the kind's average).
@@ -59,22 +54,13 @@ pub struct Layout {
     pub safe_check: usize,
     /// Per kind: a piece with at most one safe square to go to (nearly trapped).
     pub trapped: usize,
-    /// Per kind: two or more pieces of this kind standing on both square colours (for
-    /// colour-bound kinds, the pair covers the whole board).
-    pub pair: usize,
-    /// Per kind: a piece on a file without pawns.
-    pub open_file: usize,
-    /// Per kind: a piece on a file with enemy pawns but no own pawns.
-    pub semi_open_file: usize,
-    /// Per file: the king stands on it.
-    pub king_file: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
 
 impl Layout {
-    /// The layout for `kinds` piece kinds on a board of `files` x `ranks`.
-    pub fn new(kinds: usize, files: usize, ranks: usize) -> Layout {
+    /// The layout for `kinds` piece kinds on a board of `ranks` ranks.
+    pub fn new(kinds: usize, ranks: usize) -> Layout {
         let material = 0;
         let centre = material + kinds;
         let rank = centre + kinds;
@@ -85,7 +71,6 @@ impl Layout {
         Layout {
             kinds,
             ranks,
-            files,
             material,
             centre,
             rank,
@@ -103,11 +88,7 @@ impl Layout {
             threat_lesser: pawn_threat + 3,
             safe_check: pawn_threat + 3 + kinds,
             trapped: pawn_threat + 3 + 2 * kinds,
-            pair: pawn_threat + 3 + 3 * kinds,
-            open_file: pawn_threat + 3 + 4 * kinds,
-            semi_open_file: pawn_threat + 3 + 5 * kinds,
-            king_file: pawn_threat + 3 + 6 * kinds,
-            len: pawn_threat + 3 + 6 * kinds + files,
+            len: pawn_threat + 3 + 3 * kinds,
         }
     }
 
@@ -122,18 +103,12 @@ impl Layout {
             n[self.threat_lesser + t] = format!("threat.lesser.{}", letter(t));
             n[self.safe_check + t] = format!("king.safe_check.{}", letter(t));
             n[self.trapped + t] = format!("mobility.trapped.{}", letter(t));
-            n[self.pair + t] = format!("pair.{}", letter(t));
-            n[self.open_file + t] = format!("file.open.{}", letter(t));
-            n[self.semi_open_file + t] = format!("file.semi_open.{}", letter(t));
             for r in 0..self.ranks {
                 n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
             }
         }
         for d in 0..self.ranks {
             n[self.passed + d] = format!("passed.{d}");
-        }
-        for f in 0..self.files {
-            n[self.king_file + f] = format!("king.file.{}", Geometry::file_char(f as u8));
         }
         let single = [
             (self.king_pressure, "king.pressure"),
@@ -151,30 +126,6 @@ impl Layout {
         }
         n
     }
-}
-
-/// Per file: how far it is from the nearest file a castling king ends on, or from the
-/// nearest edge in a variant without castling.
-fn king_file_distances(rules: &Rules) -> Vec<usize> {
-    let files = rules.geo.files as usize;
-    let homes: Vec<usize> = match rules.castle_sides() {
-        Some(sides) => sides.iter().map(|s| s.king_file as usize).collect(),
-        None => vec![0, files.saturating_sub(1)],
-    };
-    (0..files)
-        .map(|f| homes.iter().map(|&h| h.abs_diff(f)).min().unwrap_or(0))
-        .collect()
-}
-
-/// Does kind `t` ride (slide more than one step) along files?
-pub fn rides_along_files(rules: &Rules, t: usize) -> bool {
-    Colour::ALL.iter().any(|&c| {
-        rules
-            .piece_moves(c, t)
-            .riders
-            .iter()
-            .any(|rd| rules.rays[rd.ray].df == 0 && rules.rays[rd.ray].range != 1)
-    })
 }
 
 /// A full parameter set for one variant.
@@ -219,11 +170,7 @@ impl std::error::Error for WeightsError {}
 impl Weights {
     /// The weights derived from the rules alone: what the engine uses without a weights file.
     pub fn derived(rules: &Rules) -> Weights {
-        let layout = Layout::new(
-            rules.n_types,
-            rules.geo.files as usize,
-            rules.geo.ranks as usize,
-        );
+        let layout = Layout::new(rules.n_types, rules.geo.ranks as usize);
         let mut v = vec![[0, 0]; layout.len];
         for t in 0..rules.n_types {
             let value = if t == rules.royal {
@@ -249,15 +196,6 @@ impl Weights {
                 v[layout.threat_lesser + t] = [-(value / 16 + 10), -(value / 24 + 5)];
                 v[layout.safe_check + t] = [-30, -5];
                 v[layout.trapped + t] = [-(value / 20), -(value / 20)];
-                if colourbound(rules, PieceKind(t as u8)) {
-                    // Together the two cover both colours: no square is out of reach.
-                    v[layout.pair + t] = [value / 8, value / 6];
-                }
-                if rides_along_files(rules, t) {
-                    // A file without own pawns is a way into the enemy camp.
-                    v[layout.open_file + t] = [28, 10];
-                    v[layout.semi_open_file + t] = [12, 6];
-                }
             }
             if royal {
                 for r in 1..layout.ranks {
@@ -269,10 +207,6 @@ impl Weights {
         for d in 1..layout.ranks {
             let eg = passed.get(d).copied().unwrap_or(0) * 2;
             v[layout.passed + d] = [eg / 3, eg];
-        }
-        for (f, d) in king_file_distances(rules).into_iter().enumerate() {
-            // Before the endgame the king belongs where castling puts it (or on an edge).
-            v[layout.king_file + f] = [-12 * d.min(3) as i32, 0];
         }
         v[layout.king_pressure] = [-6, 0];
         v[layout.king_attackers] = [-10, 0];
