@@ -44,6 +44,11 @@ pub struct TuneArgs {
     /// Share of the way to each parameter's own minimum moved per step of the fit
     #[arg(long, default_value_t = 0.1)]
     pub lr: f64,
+    /// Weight of the game result in the target (1: results only, Texel's method; below 1,
+    /// blended with the self-play search's score of the position: lambda * result +
+    /// (1 - lambda) * sigmoid(K * score / 400)); PGN positions have no score and keep results
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Print the training and held-out loss every this many epochs (0: never)
     #[arg(long, default_value_t = 0)]
     pub trace: usize,
@@ -51,6 +56,10 @@ pub struct TuneArgs {
     /// mobility, king, pawn, passed, threat, tempo); default all
     #[arg(long, value_delimiter = ',')]
     pub terms: Vec<String>,
+    /// Let the fit move the pawn's material value too (by default it stays fixed: it sets the
+    /// scale, and fits on shallow self-play games halved the middlegame pawn and lost)
+    #[arg(long)]
+    pub free_pawn: bool,
     /// Fit every term at once instead of material first, then everything
     #[arg(long)]
     pub single_phase: bool,
@@ -82,6 +91,9 @@ pub fn run(a: TuneArgs) -> Result<()> {
     if !(a.prior >= 0.0 && (0.0..1.0).contains(&a.min_share)) {
         bail!("--prior must be at least 0 and --min-share in 0..1");
     }
+    if !(0.0..=1.0).contains(&a.lambda) {
+        bail!("--lambda must be in 0..1");
+    }
     let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;
     let derived = Weights::derived(&rules);
     let eval = Evaluator::new(&rules, start_w.clone());
@@ -94,9 +106,16 @@ pub fn run(a: TuneArgs) -> Result<()> {
         self_play(&a, &rules, &start_w, &eval, &mut games)?;
     }
     let n_games = games.len();
-    let (train, valid) = tune::split_by_game(games, a.holdout);
+    let (mut train, mut valid) = tune::split_by_game(games, a.holdout);
     if train.is_empty() {
         bail!("the games gave no positions to learn from");
+    }
+    if a.lambda < 1.0 {
+        let k = tune::blend_targets(&start_w, &mut train, &mut valid, a.lambda);
+        eprintln!(
+            "fit: targets blended, lambda {}, K {k:.2} from the results",
+            a.lambda
+        );
     }
     let t = Instant::now();
     let cfg = FitConfig {
@@ -104,7 +123,14 @@ pub fn run(a: TuneArgs) -> Result<()> {
         lr: a.lr,
         prior: a.prior,
         min_share: a.min_share,
-        movable: movable(&a.terms, &start_w.layout.names(&rules))?,
+        movable: anchor_pawn(
+            movable(&a.terms, &start_w.layout.names(&rules))?,
+            rules
+                .pawn()
+                .filter(|_| !a.free_pawn)
+                .map(|p| start_w.layout.material + p),
+            start_w.layout.len,
+        ),
         ..FitConfig::default()
     };
     let (tuned, r) = if a.single_phase {
@@ -181,6 +207,16 @@ fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
     ))
 }
 
+/// `movable` with the parameter `fixed` (the pawn's material) not movable.
+fn anchor_pawn(movable: Option<Vec<bool>>, fixed: Option<usize>, len: usize) -> Option<Vec<bool>> {
+    let Some(i) = fixed else { return movable };
+    let mut m = movable.unwrap_or_else(|| vec![true; len]);
+    if let Some(f) = m.get_mut(i) {
+        *f = false;
+    }
+    Some(m)
+}
+
 /// Plays the self-play games and adds each game's positions to `games`.
 fn self_play(
     a: &TuneArgs,
@@ -209,8 +245,10 @@ fn self_play(
         }
     });
     let before: usize = games.iter().map(Vec::len).sum();
-    for (g, r) in &played {
-        games.push(tune::samples_from_game(rules, eval, g, *r));
+    for p in &played {
+        games.push(tune::samples_from_game(
+            rules, eval, &p.game, p.result, &p.scores,
+        ));
     }
     let after: usize = games.iter().map(Vec::len).sum();
     eprintln!(
@@ -221,10 +259,11 @@ fn self_play(
     );
     if let Some(path) = &a.save_games {
         let mut text = String::new();
-        for (i, (g, r)) in played.iter().enumerate() {
+        for (i, p) in played.iter().enumerate() {
+            let (g, r) = (&p.game, p.result);
             let result = match r {
-                r if *r > 0.75 => "1-0",
-                r if *r < 0.25 => "0-1",
+                r if r > 0.75 => "1-0",
+                r if r < 0.25 => "0-1",
                 _ => "1/2-1/2",
             };
             let tags = [
@@ -237,7 +276,14 @@ fn self_play(
             text.push('\n');
         }
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!("self-play: games written to {}", path.display());
+        let scores = scores_path(path);
+        std::fs::write(&scores, scores_text(&played))
+            .with_context(|| format!("cannot write {}", scores.display()))?;
+        eprintln!(
+            "self-play: games written to {}, search scores to {}",
+            path.display(),
+            scores.display()
+        );
     }
     Ok(())
 }
@@ -287,6 +333,49 @@ fn default_out(rules: &modern_chess::Rules, spec: &str) -> PathBuf {
     )
 }
 
+/// The file beside a saved PGN that holds its search scores: `F.scores`.
+fn scores_path(pgn: &std::path::Path) -> PathBuf {
+    let mut s = pgn.as_os_str().to_owned();
+    s.push(".scores");
+    PathBuf::from(s)
+}
+
+/// One line per game: the search score of each position (White's side), `-` where none.
+fn scores_text(played: &[tune::Played]) -> String {
+    let mut out = String::new();
+    for p in played {
+        let line: Vec<String> = p
+            .scores
+            .iter()
+            .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
+            .collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// The scores file of a PGN file, when there is one (a game per line, as [`scores_text`]).
+fn read_scores(pgn: &std::path::Path) -> Result<Vec<Vec<Option<i32>>>> {
+    let path = scores_path(pgn);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            line.split_whitespace()
+                .map(|w| match w {
+                    "-" => Ok(None),
+                    _ => w.parse().map(Some).map_err(|_| {
+                        anyhow!("{} line {}: not a score: {w:?}", path.display(), i + 1)
+                    }),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 fn pgn_samples(
     rules: &modern_chess::Rules,
     eval: &Evaluator,
@@ -296,6 +385,15 @@ fn pgn_samples(
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games = pgn::parse_games(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let scores = read_scores(path)?;
+    if !scores.is_empty() && scores.len() != games.len() {
+        bail!(
+            "{}: {} lines for {} games",
+            scores_path(path).display(),
+            scores.len(),
+            games.len()
+        );
+    }
     let before: usize = out.iter().map(Vec::len).sum();
     for (i, g) in games.iter().enumerate() {
         let result = match g.result.as_deref().or(g.tag("Result")) {
@@ -310,7 +408,10 @@ fn pgn_samples(
             continue;
         };
         match pgn::replay(rules, start, &g.moves, &mut |_, _, _| {}) {
-            Ok(game) => out.push(tune::samples_from_game(rules, eval, &game, result)),
+            Ok(game) => {
+                let sc = scores.get(i).map_or(&[][..], Vec::as_slice);
+                out.push(tune::samples_from_game(rules, eval, &game, result, sc));
+            }
             Err(e) => eprintln!("{} game {}: skipped: {e}", path.display(), i + 1),
         }
     }

@@ -339,6 +339,7 @@ mod tests {
                 terms: vec![(param, 1.0)],
                 phase: 1.0,
                 result: if i < wins { 1.0 } else { 0.5 },
+                score: None,
             })
             .collect()
     }

@@ -8,13 +8,14 @@
 //! other weights.
 
 mod fit;
+mod qleaf;
 mod verify;
 
 pub use fit::{fit, fit_k, fit_staged, loss, split_by_game, FitConfig, FitReport};
+pub use qleaf::quiet_leaf;
 pub use verify::{compare, elo, MatchScore, Verify};
 
 use super::eval::{Evaluator, TermSink, PHASE_MAX};
-use super::movepick::is_noisy;
 use super::skill::next_random;
 use super::weights::Weights;
 use super::{Engine, Limits};
@@ -33,8 +34,54 @@ pub struct Sample {
     pub terms: Vec<(u32, f32)>,
     /// Middlegame share, 0..=1.
     pub phase: f32,
+    /// 1 White won, 0.5 draw, 0 Black won (or, after [`blend`], the blended target).
+    pub result: f32,
+    /// The self-play search's score of the game position, centipawns from White's side,
+    /// when one was recorded.
+    pub score: Option<f32>,
+}
+
+/// Replaces each sample's target by `lambda * result + (1 - lambda) * sigmoid(k * score /
+/// 400)` where a search score was recorded: the search's verdict on a position carries far
+/// more information than one game's result, which a single later blunder decides.
+pub fn blend(samples: &mut [Sample], k: f64, lambda: f64) {
+    for s in samples {
+        if let Some(score) = s.score {
+            let p = 1.0 / (1.0 + (-k * score as f64 / 400.0).exp());
+            s.result = (lambda * s.result as f64 + (1.0 - lambda) * p) as f32;
+        }
+    }
+}
+
+/// Blends the targets of both sample sets ([`blend`]) with the logistic scale `K` that fits
+/// the game results of `train` with `start`'s weights; returns that `K`.
+pub fn blend_targets(
+    start: &Weights,
+    train: &mut [Sample],
+    valid: &mut [Sample],
+    lambda: f64,
+) -> f64 {
+    let values: Vec<[f64; 2]> = start
+        .values
+        .iter()
+        .map(|p| [p[0] as f64, p[1] as f64])
+        .collect();
+    let k = fit_k(&values, train);
+    blend(train, k, lambda);
+    blend(valid, k, lambda);
+    k
+}
+
+/// A finished self-play game: the moves, White's result, and the search's score of every
+/// position it searched (centipawns from White's side; `None` for random opening plies).
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The game.
+    pub game: Game,
     /// 1 White won, 0.5 draw, 0 Black won.
     pub result: f32,
+    /// One entry per position of the game before its last move.
+    pub scores: Vec<Option<i32>>,
 }
 
 /// Collects term counts, white minus black.
@@ -64,6 +111,7 @@ pub fn sample(rules: &Rules, eval: &Evaluator, pos: &Position, result: f32) -> S
         terms,
         phase: eval.phase(rules, pos) as f32 / PHASE_MAX as f32,
         result,
+        score: None,
     }
 }
 
@@ -76,19 +124,27 @@ pub fn white_result(outcome: Option<Outcome>) -> f32 {
     }
 }
 
-/// Training samples of a game: quiet positions (not in check, the next move not a capture)
-/// after the opening plies.
-pub fn samples_from_game(rules: &Rules, eval: &Evaluator, game: &Game, result: f32) -> Vec<Sample> {
-    let positions = game.positions();
-    let moves = game.moves();
-    let mut out = Vec::new();
-    for (i, pos) in positions.iter().enumerate().skip(8) {
-        let quiet_next = moves.get(i).is_none_or(|&m| !is_noisy(pos, m));
-        if quiet_next && !pos.in_check(rules) {
-            out.push(sample(rules, eval, pos, result));
-        }
-    }
-    out
+/// Training samples of a game: every position after the opening plies that is not in check,
+/// each replaced by the leaf of its quiescence search ([`quiet_leaf`]), the position whose
+/// static evaluation the search would use for it. `scores` (White's side, by position; may be
+/// shorter or empty) are the self-play search's scores, kept with the samples for [`blend`].
+pub fn samples_from_game(
+    rules: &Rules,
+    eval: &Evaluator,
+    game: &Game,
+    result: f32,
+    scores: &[Option<i32>],
+) -> Vec<Sample> {
+    game.positions()
+        .iter()
+        .enumerate()
+        .skip(8)
+        .filter_map(|(i, pos)| quiet_leaf(rules, eval, pos).map(|(_, leaf)| (i, leaf)))
+        .map(|(i, leaf)| Sample {
+            score: scores.get(i).copied().flatten().map(|s| s as f32),
+            ..sample(rules, eval, &leaf, result)
+        })
+        .collect()
 }
 
 /// How self-play games are played.
@@ -126,8 +182,9 @@ pub fn play_game(
     limits: &Limits,
     cfg: &SelfPlay,
     rng: &mut u64,
-) -> (Game, f32) {
+) -> Played {
     let mut game = Game::new(start);
+    let mut scores = Vec::new();
     let stop = AtomicBool::new(false);
     let mut lopsided = 0;
     let [white, black] = engines;
@@ -136,15 +193,22 @@ pub fn play_game(
         let pos = game.current().clone();
         let legal = pos.legal_moves(rules);
         let m = if game.moves().len() < cfg.random_plies {
+            scores.push(None);
             legal.as_slice()[(next_random(rng) % legal.len() as u64) as usize]
         } else {
             let mut score = 0;
             let e = &mut sides[pos.side_to_move()];
             let m = e.search(game.positions(), limits, &stop, &mut |i| score = i.score_cp);
+            let white = pos.side_to_move() == Colour::White;
+            scores.push(Some(if white { score } else { -score }));
             lopsided = if score.abs() > 1000 { lopsided + 1 } else { 0 };
             if lopsided >= 6 {
-                let white_wins = (score > 0) == (pos.side_to_move() == Colour::White);
-                return (game, if white_wins { 1.0 } else { 0.0 });
+                let result = if (score > 0) == white { 1.0 } else { 0.0 };
+                return Played {
+                    game,
+                    result,
+                    scores,
+                };
             }
             match m {
                 Some(m) => m,
@@ -155,19 +219,23 @@ pub fn play_game(
             break;
         }
     }
-    let r = white_result(game.outcome(rules));
-    (game, r)
+    let result = white_result(game.outcome(rules));
+    Played {
+        game,
+        result,
+        scores,
+    }
 }
 
 /// Self-play games with `weights` on `threads` threads; `progress` gets the number of games
-/// finished. Returns every game with White's result.
+/// finished. Returns every game with White's result and the search's scores.
 pub fn self_play(
     rules: &Arc<Rules>,
     weights: &Weights,
     cfg: &SelfPlay,
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
-) -> Vec<(Game, f32)> {
+) -> Vec<Played> {
     let done = std::sync::atomic::AtomicUsize::new(0);
     let threads = threads.clamp(1, 64);
     let limits = Limits {
@@ -252,6 +320,22 @@ mod tests {
     }
 
     #[test]
+    fn blending_moves_targets_towards_the_search_score() {
+        let mk = |result, score| Sample {
+            terms: vec![],
+            phase: 1.0,
+            result,
+            score,
+        };
+        let mut s = vec![mk(1.0, Some(-400.0)), mk(0.5, None), mk(0.0, Some(0.0))];
+        blend(&mut s, 1.0, 0.25);
+        // sigmoid(-1) = 0.2689: 0.25 * 1 + 0.75 * 0.2689.
+        assert!((s[0].result - 0.4517).abs() < 1e-3, "{}", s[0].result);
+        assert_eq!(s[1].result, 0.5, "no score: the result stays");
+        assert!((s[2].result - 0.375).abs() < 1e-6, "{}", s[2].result);
+    }
+
+    #[test]
     fn self_play_finishes_games_with_results() {
         let rules = Arc::new(catalog::load_rules("mrc64").unwrap());
         let cfg = SelfPlay {
@@ -263,9 +347,12 @@ mod tests {
         };
         let games = self_play(&rules, &Weights::derived(&rules), &cfg, 2, &|_| {});
         assert_eq!(games.len(), 2);
-        for (g, r) in &games {
-            assert!(g.moves().len() >= 4);
-            assert!([0.0, 0.5, 1.0].contains(r));
+        for p in &games {
+            assert!(p.game.moves().len() >= 4);
+            assert!([0.0, 0.5, 1.0].contains(&p.result));
+            assert!(p.scores.len() <= p.game.moves().len() + 1);
+            assert!(p.scores[..4].iter().all(Option::is_none), "random plies");
+            assert!(p.scores[4..].iter().all(Option::is_some), "searched plies");
         }
     }
 }

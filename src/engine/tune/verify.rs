@@ -140,7 +140,8 @@ pub fn compare(
                             [&mut eb, &mut ea]
                         };
                         let pos = start.clone();
-                        let (_, r) = play_game(rules, sides, pos, &cfg.limits, game_cfg, &mut rng);
+                        let r =
+                            play_game(rules, sides, pos, &cfg.limits, game_cfg, &mut rng).result;
                         results[i] = if a_white { r } else { 1.0 - r };
                     }
                     let mut sc = score.lock().unwrap_or_else(|e| e.into_inner());
