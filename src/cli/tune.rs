@@ -56,10 +56,6 @@ pub struct TuneArgs {
     /// mobility, king, pawn, passed, threat, tempo); default all
     #[arg(long, value_delimiter = ',')]
     pub terms: Vec<String>,
-    /// Let the fit move the pawn's material value too (by default it stays fixed: it sets the
-    /// scale, and fits on shallow self-play games halved the middlegame pawn and lost)
-    #[arg(long)]
-    pub free_pawn: bool,
     /// Fit every term at once instead of material first, then everything
     #[arg(long)]
     pub single_phase: bool,
@@ -123,14 +119,7 @@ pub fn run(a: TuneArgs) -> Result<()> {
         lr: a.lr,
         prior: a.prior,
         min_share: a.min_share,
-        movable: anchor_pawn(
-            movable(&a.terms, &start_w.layout.names(&rules))?,
-            rules
-                .pawn()
-                .filter(|_| !a.free_pawn)
-                .map(|p| start_w.layout.material + p),
-            start_w.layout.len,
-        ),
+        movable: movable(&a.terms, &start_w.layout.names(&rules))?,
         ..FitConfig::default()
     };
     let (tuned, r) = if a.single_phase {
@@ -205,16 +194,6 @@ fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
     Ok(Some(
         names.iter().map(|n| terms.contains(&group(n))).collect(),
     ))
-}
-
-/// `movable` with the parameter `fixed` (the pawn's material) not movable.
-fn anchor_pawn(movable: Option<Vec<bool>>, fixed: Option<usize>, len: usize) -> Option<Vec<bool>> {
-    let Some(i) = fixed else { return movable };
-    let mut m = movable.unwrap_or_else(|| vec![true; len]);
-    if let Some(f) = m.get_mut(i) {
-        *f = false;
-    }
-    Some(m)
 }
 
 /// Plays the self-play games and adds each game's positions to `games`.

@@ -355,6 +355,34 @@ mod tests {
     use crate::catalog;
 
     #[test]
+    fn every_shipped_weights_file_is_built_in_and_fits_its_variant() {
+        let mut named = 0;
+        for (name, _) in catalog::BUILTIN {
+            let rules = catalog::load_rules(name).unwrap();
+            let Some(file) = rules.variant.engine.weights.as_deref() else {
+                continue;
+            };
+            named += 1;
+            let (_, text) = BUILTIN_FILES
+                .iter()
+                .find(|(n, _)| *n == file)
+                .unwrap_or_else(|| panic!("{name}: {file} is not in BUILTIN_FILES"));
+            let w = Weights::from_toml(&rules, text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            assert_ne!(
+                w,
+                Weights::derived(&rules),
+                "{name}: {file} changes nothing"
+            );
+            assert_eq!(for_variant(&rules).unwrap(), w, "{name}");
+        }
+        assert_eq!(
+            named,
+            BUILTIN_FILES.len(),
+            "a built-in weights file no variant names"
+        );
+    }
+
+    #[test]
     fn files_round_trip_and_bad_files_are_refused() {
         let rules = catalog::load_rules("mrc").unwrap();
         let mut w = Weights::derived(&rules);

@@ -1,7 +1,8 @@
 //! Texel tuning: fit the evaluation weights to game results by logistic regression.
 //!
 //! Positions come from self-play games (or from PGN records, via [`samples_from_game`]); each
-//! is reduced once to its term counts (white minus black) and its game phase, so the fit is
+//! is replaced by the leaf of its quiescence search ([`quiet_leaf`]) and reduced once to that
+//! leaf's term counts (white minus black) and game phase, so the fit is
 //! a cheap sparse regression: the predicted score is `sigmoid(K * eval / 400)`, the loss the
 //! mean squared difference from the game result ([`fit`]: held-out games, early stopping and a
 //! prior that keeps rarely seen terms where they were). [`compare`] plays the result against
