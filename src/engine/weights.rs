@@ -296,8 +296,12 @@ fn pair(name: &str, v: &toml::Value) -> Result<Pair, WeightsError> {
     Ok(p)
 }
 
-/// Weights files shipped in `variants/`, built into the binary beside the variant files.
-pub const BUILTIN_FILES: &[(&str, &str)] = &[];
+/// Weights files shipped in `variants/weights/`, built into the binary beside the variant
+/// files, by the name the variant's `[engine] weights` gives.
+pub const BUILTIN_FILES: &[(&str, &str)] = &[(
+    "weights/crc.toml",
+    include_str!("../../variants/weights/crc.toml"),
+)];
 
 /// Where the weights a variant names live: a path beside the variant file, or the built-in
 /// copy for a built-in variant. None when the variant names no weights file.
