@@ -556,10 +556,13 @@ impl Position {
     }
 
     /// A position with the colours exchanged by the variant's symmetry (for tests: it has the
-    /// same perft). Reverse symmetry turns the board 180 degrees; mirror and none flip ranks.
+    /// same perft). Reverse symmetry turns the board 180 degrees, when castling looks the same
+    /// turned round (Shako's king goes to d or h on ten files: turned, those would be g and c,
+    /// so its board is flipped instead); mirror and none flip ranks.
     pub fn colour_flipped(&self, rules: &Rules) -> Position {
         let geo = &rules.geo;
-        let rotate = rules.variant.setup.symmetry == crate::variant::Symmetry::Reverse;
+        let rotate = rules.variant.setup.symmetry == crate::variant::Symmetry::Reverse
+            && castling_turns_round(rules);
         let map = |sq: Square| -> Square {
             let f = geo.file(sq);
             let r = geo.ranks - 1 - geo.rank(sq);
@@ -632,6 +635,15 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position(hash {:#x})", self.hash)
     }
+}
+
+/// Do the castling sides swap into each other when the board is turned 180 degrees (the
+/// king's and the rook's end files mirrored)? True without castling.
+fn castling_turns_round(rules: &Rules) -> bool {
+    let last = rules.geo.files - 1;
+    rules
+        .castle_sides()
+        .is_none_or(|[a, h]| a.king_file == last - h.king_file && a.rook_file == last - h.rook_file)
 }
 
 #[cfg(test)]
