@@ -219,7 +219,8 @@ pub fn fit(
     fit_with_k(start, train, valid, cfg, k)
 }
 
-fn as_f64(w: &Weights) -> Vec<[f64; 2]> {
+/// The weights as the fit's floating-point parameter vector.
+pub(super) fn as_f64(w: &Weights) -> Vec<[f64; 2]> {
     w.values
         .iter()
         .map(|p| [p[0] as f64, p[1] as f64])

@@ -62,12 +62,7 @@ pub fn blend_targets(
     valid: &mut [Sample],
     lambda: f64,
 ) -> f64 {
-    let values: Vec<[f64; 2]> = start
-        .values
-        .iter()
-        .map(|p| [p[0] as f64, p[1] as f64])
-        .collect();
-    let k = fit_k(&values, train);
+    let k = fit_k(&fit::as_f64(start), train);
     blend(train, k, lambda);
     blend(valid, k, lambda);
     k
