@@ -556,9 +556,9 @@ impl Position {
     }
 
     /// A position with the colours exchanged by the variant's symmetry (for tests: it has the
-    /// same perft). Reverse symmetry turns the board 180 degrees, when castling looks the same
-    /// turned round (Shako's king goes to d or h on ten files: turned, those would be g and c,
-    /// so its board is flipped instead); mirror and none flip ranks.
+    /// same perft). Reverse symmetry turns the board 180 degrees when castling looks the same
+    /// turned round (a king that castles to d or h on ten files would end on g or c, so that
+    /// board is flipped by ranks instead); mirror and none flip ranks.
     pub fn colour_flipped(&self, rules: &Rules) -> Position {
         let geo = &rules.geo;
         let rotate = rules.variant.setup.symmetry == crate::variant::Symmetry::Reverse
