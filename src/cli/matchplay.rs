@@ -114,7 +114,7 @@ impl MatchOutcome {
 }
 
 /// Tells the engine which variant to play and checks it agrees about the board.
-fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> {
+pub fn configure(e: &mut UciClient, rules: &Rules, cfg: &MatchConfig) -> Result<()> {
     let v = rules.variant();
     if e.has_option("UCI_Chess960") {
         e.send("setoption name UCI_Chess960 value true")?;

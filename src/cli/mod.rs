@@ -5,6 +5,7 @@ pub mod common;
 pub mod datadir;
 pub mod engines;
 pub mod hash;
+pub mod label;
 pub mod matchplay;
 pub mod pipe;
 pub mod play;

@@ -1,10 +1,11 @@
 //! `modern-chess tune`: learn evaluation weights for a variant (Texel's method) and write
 //! the weights file its `[engine] weights` names.
 
+use super::label::Labeller;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use modern_chess::catalog;
-use modern_chess::engine::tune::{self, FitConfig, SelfPlay, Verify};
+use modern_chess::engine::tune::{self, FitConfig, SelfPlay, Verify, OPENING_PLIES};
 use modern_chess::engine::weights::{self, Weights};
 use modern_chess::engine::{Evaluator, Limits};
 use modern_chess::pgn;
@@ -49,6 +50,15 @@ pub struct TuneArgs {
     /// (1 - lambda) * sigmoid(K * score / 400)); PGN positions have no score and keep results
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Score every position of the games with this UCI engine (a program and its arguments,
+    /// e.g. /usr/games/fairy-stockfish) and learn from its scores: use with --lambda 0 (its
+    /// scores alone) or a blend. The scores of a PGN file F are written to F.scores, which a
+    /// later fit reads without this option
+    #[arg(long, value_name = "CMD")]
+    pub score_with: Option<String>,
+    /// Search depth of --score-with's engine per position
+    #[arg(long, default_value_t = 7)]
+    pub score_depth: u32,
     /// Print the training and held-out loss every this many epochs (0: never)
     #[arg(long, default_value_t = 0)]
     pub trace: usize,
@@ -93,13 +103,17 @@ pub fn run(a: TuneArgs) -> Result<()> {
     let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;
     let derived = Weights::derived(&rules);
     let eval = Evaluator::new(&rules, start_w.clone());
+    let mut labeller = match &a.score_with {
+        Some(cmd) => Some(Labeller::start(cmd, &rules, a.score_depth)?),
+        None => None,
+    };
     let mut games = Vec::new();
     for path in &a.pgn {
-        let n = pgn_samples(&rules, &eval, path, &mut games)?;
+        let n = pgn_samples(&rules, &eval, path, labeller.as_mut(), &mut games)?;
         eprintln!("{}: {n} positions", path.display());
     }
     if a.games > 0 {
-        self_play(&a, &rules, &start_w, &eval, &mut games)?;
+        self_play(&a, &rules, &start_w, &eval, labeller.as_mut(), &mut games)?;
     }
     let n_games = games.len();
     let (mut train, mut valid) = tune::split_by_game(games, a.holdout);
@@ -202,6 +216,7 @@ fn self_play(
     rules: &Arc<modern_chess::Rules>,
     start_w: &Weights,
     eval: &Evaluator,
+    labeller: Option<&mut Labeller>,
     games: &mut Vec<Vec<tune::Sample>>,
 ) -> Result<()> {
     let t = Instant::now();
@@ -214,7 +229,7 @@ fn self_play(
     };
     let total = a.games;
     let step = (total / 20).max(1);
-    let played = tune::self_play(rules, start_w, &cfg, a.threads, &|done| {
+    let mut played = tune::self_play(rules, start_w, &cfg, a.threads, &|done| {
         if done % step == 0 || done == total {
             let s = t.elapsed().as_secs_f64();
             eprintln!(
@@ -223,6 +238,11 @@ fn self_play(
             );
         }
     });
+    if let Some(l) = labeller {
+        for (i, p) in played.iter_mut().enumerate() {
+            p.scores = label_game(l, rules, &p.game, OPENING_PLIES, i, total)?;
+        }
+    }
     let before: usize = games.iter().map(Vec::len).sum();
     for p in &played {
         games.push(tune::samples_from_game(
@@ -321,10 +341,15 @@ fn scores_path(pgn: &std::path::Path) -> PathBuf {
 
 /// One line per game: the search score of each position (White's side), `-` where none.
 fn scores_text(played: &[tune::Played]) -> String {
+    let scores: Vec<Vec<Option<i32>>> = played.iter().map(|p| p.scores.clone()).collect();
+    score_lines(&scores)
+}
+
+/// Scores as the lines of a scores file.
+fn score_lines(scores: &[Vec<Option<i32>>]) -> String {
     let mut out = String::new();
-    for p in played {
-        let line: Vec<String> = p
-            .scores
+    for game in scores {
+        let line: Vec<String> = game
             .iter()
             .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
             .collect();
@@ -355,16 +380,38 @@ fn read_scores(pgn: &std::path::Path) -> Result<Vec<Vec<Option<i32>>>> {
         .collect()
 }
 
+/// `labeller`'s scores of the positions of game `i` (of `n`), after `skip` opening plies,
+/// with a progress line now and then.
+fn label_game(
+    labeller: &mut Labeller,
+    rules: &modern_chess::Rules,
+    game: &modern_chess::Game,
+    skip: usize,
+    i: usize,
+    n: usize,
+) -> Result<Vec<Option<i32>>> {
+    let scores = labeller.score_game(rules, game, skip)?;
+    if (i + 1) % (n / 20).max(1) == 0 || i + 1 == n {
+        eprintln!("score-with {}: {}/{n} games", labeller.name(), i + 1);
+    }
+    Ok(scores)
+}
+
 fn pgn_samples(
     rules: &modern_chess::Rules,
     eval: &Evaluator,
     path: &PathBuf,
+    mut labeller: Option<&mut Labeller>,
     out: &mut Vec<Vec<tune::Sample>>,
 ) -> Result<usize> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games = pgn::parse_games(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let scores = read_scores(path)?;
+    let mut scores = if labeller.is_some() {
+        Vec::new()
+    } else {
+        read_scores(path)?
+    };
     if !scores.is_empty() && scores.len() != games.len() {
         bail!(
             "{}: {} lines for {} games",
@@ -388,11 +435,22 @@ fn pgn_samples(
         };
         match pgn::replay(rules, start, &g.moves, &mut |_, _, _| {}) {
             Ok(game) => {
+                if let Some(l) = labeller.as_deref_mut() {
+                    scores.resize(i, Vec::new());
+                    scores.push(label_game(l, rules, &game, OPENING_PLIES, i, games.len())?);
+                }
                 let sc = scores.get(i).map_or(&[][..], Vec::as_slice);
                 out.push(tune::samples_from_game(rules, eval, &game, result, sc));
             }
             Err(e) => eprintln!("{} game {}: skipped: {e}", path.display(), i + 1),
         }
+    }
+    if labeller.is_some() {
+        scores.resize(games.len(), Vec::new());
+        let file = scores_path(path);
+        std::fs::write(&file, score_lines(&scores))
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        eprintln!("scores written to {}", file.display());
     }
     Ok(out.iter().map(Vec::len).sum::<usize>() - before)
 }

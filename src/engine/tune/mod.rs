@@ -120,6 +120,10 @@ pub fn white_result(outcome: Option<Outcome>) -> f32 {
     }
 }
 
+/// Plies at the start of a game that give no training samples: the start positions are few
+/// and their evaluation would be learned by heart.
+pub const OPENING_PLIES: usize = 8;
+
 /// Training samples of a game: every position after the opening plies that is not in check,
 /// each replaced by the leaf of its quiescence search ([`quiet_leaf`]), the position whose
 /// static evaluation the search would use for it. `scores` (White's side, by position; may be
@@ -134,7 +138,7 @@ pub fn samples_from_game(
     game.positions()
         .iter()
         .enumerate()
-        .skip(8)
+        .skip(OPENING_PLIES)
         .filter_map(|(i, pos)| quiet_leaf(rules, eval, pos).map(|(_, leaf)| (i, leaf)))
         .map(|(i, leaf)| Sample {
             score: scores.get(i).copied().flatten().map(|s| s as f32),

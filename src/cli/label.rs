@@ -1,0 +1,146 @@
+//! Scores of game positions from another UCI engine, for `tune --score-with`.
+//!
+//! A strong engine's verdict on a position is a far better training target than the one
+//! result of the game it came from, which a single later blunder decides. The engine is
+//! driven like a `match` opponent (the variant, a variants.ini for Fairy-Stockfish) and
+//! searches every position to a fixed depth; its score, turned to White's side, becomes the
+//! position's target through `tune --lambda`.
+
+use super::engines::write_fairy_ini;
+use super::matchplay::{configure, MatchConfig};
+use super::uci_client::UciClient;
+use anyhow::{bail, Result};
+use modern_chess::{Colour, Game, Position, Rules};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Mate scores, and scores beyond this, count as this many centipawns: the target is a
+/// win probability, which saturates long before.
+pub const SCORE_CAP: i32 = 3000;
+
+/// How long one fixed-depth search may take before the engine counts as hung.
+const SEARCH_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A UCI engine that scores positions.
+pub struct Labeller {
+    client: UciClient,
+    depth: u32,
+    ini: Option<PathBuf>,
+}
+
+impl Labeller {
+    /// Starts `command` and tells it the variant of `rules`.
+    ///
+    /// # Errors
+    /// The engine cannot be started or does not know the variant.
+    pub fn start(command: &str, rules: &Rules, depth: u32) -> Result<Labeller> {
+        if depth == 0 {
+            bail!("--score-depth must be at least 1");
+        }
+        let ini = write_fairy_ini(rules)?;
+        let cfg = MatchConfig {
+            engine: command.to_string(),
+            fairy_ini: ini.clone(),
+            ..MatchConfig::default()
+        };
+        let mut client = UciClient::start(command)?;
+        let configured = configure(&mut client, rules, &cfg);
+        let l = Labeller { client, depth, ini };
+        configured.map(|_| l)
+    }
+
+    /// The engine's name, as it gives it.
+    pub fn name(&self) -> &str {
+        &self.client.name
+    }
+
+    /// The engine's score of `pos` from White's side, capped at [`SCORE_CAP`]; None when it
+    /// gave none (no legal move, say).
+    ///
+    /// # Errors
+    /// The engine died or did not finish the search within two minutes.
+    pub fn score(&mut self, rules: &Rules, pos: &Position) -> Result<Option<i32>> {
+        self.client
+            .send(&format!("position fen {}", pos.fen_six(rules)))?;
+        self.client.send(&format!("go depth {}", self.depth))?;
+        let lines = self.client.read_until("bestmove", SEARCH_TIMEOUT)?;
+        let score = lines.iter().filter_map(|l| parse_score(l)).next_back();
+        Ok(score.map(|s| {
+            let s = s.clamp(-SCORE_CAP, SCORE_CAP);
+            if pos.side_to_move() == Colour::White {
+                s
+            } else {
+                -s
+            }
+        }))
+    }
+
+    /// Scores of every position of `game` (index 0 is the start), None for the first `skip`
+    /// plies, for positions in check, which `tune` does not use, and for the game's end.
+    ///
+    /// # Errors
+    /// As [`Labeller::score`].
+    pub fn score_game(
+        &mut self,
+        rules: &Rules,
+        game: &Game,
+        skip: usize,
+    ) -> Result<Vec<Option<i32>>> {
+        self.client.send("ucinewgame")?;
+        let mut out = Vec::with_capacity(game.positions().len());
+        for (i, pos) in game.positions().iter().enumerate() {
+            let unused = i < skip || pos.in_check(rules) || pos.legal_moves(rules).is_empty();
+            out.push(if unused {
+                None
+            } else {
+                self.score(rules, pos)?
+            });
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for Labeller {
+    fn drop(&mut self) {
+        if let Some(p) = &self.ini {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// The score of a UCI `info` line in centipawns for the side to move (a mate as
+/// [`SCORE_CAP`]); None for lines without one and for bounds, which are not the score.
+pub fn parse_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || words.iter().any(|w| w.ends_with("bound")) {
+        return None;
+    }
+    let i = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(i + 2)?.parse().ok()?;
+    match *words.get(i + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(SCORE_CAP),
+        "mate" => Some(-SCORE_CAP),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_read_from_info_lines_and_bounds_are_not_scores() {
+        let l = "info depth 7 seldepth 9 multipv 1 score cp -35 nodes 900 pv e2e4";
+        assert_eq!(parse_score(l), Some(-35));
+        assert_eq!(
+            parse_score("info depth 9 score mate 3 pv a1a8"),
+            Some(SCORE_CAP)
+        );
+        assert_eq!(parse_score("info depth 9 score mate -2"), Some(-SCORE_CAP));
+        assert_eq!(parse_score("info depth 5 score cp 40 lowerbound"), None);
+        assert_eq!(parse_score("info string score cp 12"), None);
+        assert_eq!(parse_score("info depth 3 score cp"), None);
+        assert_eq!(parse_score("bestmove e2e4"), None);
+    }
+}

@@ -1,0 +1,129 @@
+//! `modern-chess tune` end to end, through the built binary: self-play games saved as PGN,
+//! their positions scored by another UCI engine (`--score-with`, here our own binary), and
+//! a fit from those scores. Every run has a time limit, so a hang fails the test.
+
+mod support;
+
+use std::time::Duration;
+
+fn tune(args: &[&str], dir: &std::path::Path) -> support::Run {
+    let mut all = vec!["tune"];
+    all.extend_from_slice(args);
+    support::run(support::command(&all, dir), b"", Duration::from_secs(300))
+}
+
+#[test]
+fn positions_scored_by_another_engine_are_saved_and_learned_from() {
+    let dir = support::temp_dir("tune-score-with");
+    let pgn = dir.join("games.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let first = dir.join("first.toml");
+    let r = tune(
+        &[
+            "--variant",
+            "mrc64",
+            "--games",
+            "4",
+            "--nodes",
+            "200",
+            "--save-games",
+            pgn,
+            "--out",
+            first.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    std::fs::remove_file(format!("{pgn}.scores")).unwrap();
+
+    let scorer = format!("{} uci", support::BIN);
+    let out = dir.join("scored.toml");
+    let r = tune(
+        &[
+            "--variant",
+            "mrc64",
+            "--games",
+            "0",
+            "--pgn",
+            pgn,
+            "--score-with",
+            &scorer,
+            "--score-depth",
+            "2",
+            "--lambda",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stderr.contains("score-with modern-chess"), "{}", r.stderr);
+    let scores = std::fs::read_to_string(format!("{pgn}.scores")).unwrap();
+    let games = std::fs::read_to_string(pgn).unwrap();
+    assert_eq!(scores.lines().count(), games.matches("[Event ").count());
+    for line in scores.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            words[..8].iter().all(|w| *w == "-"),
+            "opening plies: {line}"
+        );
+        let numbers = words.iter().filter(|w| w.parse::<i32>().is_ok()).count();
+        assert!(
+            numbers * 2 > words.len() - 8,
+            "most positions scored: {line}"
+        );
+        assert!(words.iter().all(|w| *w == "-" || w.parse::<i32>().is_ok()));
+    }
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("\"tempo\" = ["));
+
+    // A later fit reads the saved scores without running the engine again.
+    let r = tune(
+        &[
+            "--variant",
+            "mrc64",
+            "--games",
+            "0",
+            "--pgn",
+            pgn,
+            "--lambda",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(!r.stderr.contains("score-with modern-chess"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_scoring_engine_that_cannot_start_is_an_error() {
+    let dir = support::temp_dir("tune-score-with-missing");
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let r = tune(
+        &[
+            "--variant",
+            "chess",
+            "--games",
+            "0",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--score-with",
+            "/nonexistent/engine",
+        ],
+        &dir,
+    );
+    assert!(!r.status.success());
+    assert!(r.stderr.contains("cannot start engine"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
