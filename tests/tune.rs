@@ -96,7 +96,11 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
         &dir,
     );
     assert!(r.status.success(), "{}", r.stderr);
-    assert!(!r.stderr.contains("score-with modern-chess"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("score-with modern-chess"),
+        "{}",
+        r.stderr
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -391,7 +391,7 @@ fn label_game(
     n: usize,
 ) -> Result<Vec<Option<i32>>> {
     let scores = labeller.score_game(rules, game, skip)?;
-    if (i + 1) % (n / 20).max(1) == 0 || i + 1 == n {
+    if (i + 1).is_multiple_of((n / 20).max(1)) || i + 1 == n {
         eprintln!("score-with {}: {}/{n} games", labeller.name(), i + 1);
     }
     Ok(scores)
