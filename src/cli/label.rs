@@ -111,7 +111,11 @@ impl Drop for Labeller {
 /// The score of a UCI `info` line in centipawns for the side to move (a mate as
 /// [`SCORE_CAP`]); None for lines without one and for bounds, which are not the score.
 pub fn parse_score(line: &str) -> Option<i32> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // `string` takes the rest of the line: words after it are text, not fields.
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .take_while(|w| *w != "string")
+        .collect();
     if words.first() != Some(&"info") || words.iter().any(|w| w.ends_with("bound")) {
         return None;
     }
