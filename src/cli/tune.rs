@@ -102,19 +102,7 @@ pub fn run(a: TuneArgs) -> Result<()> {
     }
     let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;
     let derived = Weights::derived(&rules);
-    let eval = Evaluator::new(&rules, start_w.clone());
-    let mut labeller = match &a.score_with {
-        Some(cmd) => Some(Labeller::start(cmd, &rules, a.score_depth)?),
-        None => None,
-    };
-    let mut games = Vec::new();
-    for path in &a.pgn {
-        let n = pgn_samples(&rules, &eval, path, labeller.as_mut(), &mut games)?;
-        eprintln!("{}: {n} positions", path.display());
-    }
-    if a.games > 0 {
-        self_play(&a, &rules, &start_w, &eval, labeller.as_mut(), &mut games)?;
-    }
+    let games = collect_games(&a, &rules, &start_w)?;
     let n_games = games.len();
     let (mut train, mut valid) = tune::split_by_game(games, a.holdout);
     if train.is_empty() {
@@ -192,6 +180,29 @@ pub fn run(a: TuneArgs) -> Result<()> {
         verify(&a, &rules, &tuned, &derived);
     }
     Ok(())
+}
+
+/// The samples of every game to learn from, by game: the PGN files', then the self-play
+/// games', each position scored by `--score-with`'s engine when one is named.
+fn collect_games(
+    a: &TuneArgs,
+    rules: &Arc<modern_chess::Rules>,
+    start_w: &Weights,
+) -> Result<Vec<Vec<tune::Sample>>> {
+    let eval = Evaluator::new(rules, start_w.clone());
+    let mut labeller = match &a.score_with {
+        Some(cmd) => Some(Labeller::start(cmd, rules, a.score_depth)?),
+        None => None,
+    };
+    let mut games = Vec::new();
+    for path in &a.pgn {
+        let n = pgn_samples(rules, &eval, path, labeller.as_mut(), &mut games)?;
+        eprintln!("{}: {n} positions", path.display());
+    }
+    if a.games > 0 {
+        self_play(a, rules, start_w, &eval, labeller.as_mut(), &mut games)?;
+    }
+    Ok(games)
 }
 
 /// Which parameters `--terms` lets the fit move (`None`: all).
