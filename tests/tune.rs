@@ -12,6 +12,25 @@ fn tune(args: &[&str], dir: &std::path::Path) -> support::Run {
     support::run(support::command(&all, dir), b"", Duration::from_secs(300))
 }
 
+/// `tune` fitting MRC64 from `pgn` alone on the scores (`--lambda 0`), writing `out`, with
+/// `extra` arguments.
+fn fit_on_scores(pgn: &str, out: &str, extra: &[&str], dir: &std::path::Path) -> support::Run {
+    let mut args = vec![
+        "--variant",
+        "mrc64",
+        "--games",
+        "0",
+        "--pgn",
+        pgn,
+        "--lambda",
+        "0",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    tune(&args, dir)
+}
+
 #[test]
 fn positions_scored_by_another_engine_are_saved_and_learned_from() {
     let dir = support::temp_dir("tune-score-with");
@@ -38,23 +57,11 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
 
     let scorer = format!("{} uci", support::BIN);
     let out = dir.join("scored.toml");
-    let r = tune(
-        &[
-            "--variant",
-            "mrc64",
-            "--games",
-            "0",
-            "--pgn",
-            pgn,
-            "--score-with",
-            &scorer,
-            "--score-depth",
-            "2",
-            "--lambda",
-            "0",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+    let out_s = out.to_str().unwrap();
+    let r = fit_on_scores(
+        pgn,
+        out_s,
+        &["--score-with", &scorer, "--score-depth", "2"],
         &dir,
     );
     assert!(r.status.success(), "{}", r.stderr);
@@ -80,21 +87,7 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
         .contains("\"tempo\" = ["));
 
     // A later fit reads the saved scores without running the engine again.
-    let r = tune(
-        &[
-            "--variant",
-            "mrc64",
-            "--games",
-            "0",
-            "--pgn",
-            pgn,
-            "--lambda",
-            "0",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &dir,
-    );
+    let r = fit_on_scores(pgn, out_s, &[], &dir);
     assert!(r.status.success(), "{}", r.stderr);
     assert!(
         !r.stderr.contains("score-with modern-chess"),

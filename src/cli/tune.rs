@@ -352,14 +352,13 @@ fn scores_path(pgn: &std::path::Path) -> PathBuf {
 
 /// One line per game: the search score of each position (White's side), `-` where none.
 fn scores_text(played: &[tune::Played]) -> String {
-    let scores: Vec<Vec<Option<i32>>> = played.iter().map(|p| p.scores.clone()).collect();
-    score_lines(&scores)
+    score_lines(played.iter().map(|p| p.scores.as_slice()))
 }
 
-/// Scores as the lines of a scores file.
-fn score_lines(scores: &[Vec<Option<i32>>]) -> String {
+/// Scores, a game at a time, as the lines of a scores file.
+fn score_lines<'a>(games: impl Iterator<Item = &'a [Option<i32>]>) -> String {
     let mut out = String::new();
-    for game in scores {
+    for game in games {
         let line: Vec<String> = game
             .iter()
             .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
@@ -459,7 +458,7 @@ fn pgn_samples(
     if labeller.is_some() {
         scores.resize(games.len(), Vec::new());
         let file = scores_path(path);
-        std::fs::write(&file, score_lines(&scores))
+        std::fs::write(&file, score_lines(scores.iter().map(Vec::as_slice)))
             .with_context(|| format!("cannot write {}", file.display()))?;
         eprintln!("scores written to {}", file.display());
     }
