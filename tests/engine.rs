@@ -201,6 +201,39 @@ fn strength_benchmark_prints_a_score_table() {
     assert!(!ok && err.contains("at least 1"), "{err}");
 }
 
+/// With both engines searching to a fixed depth, the benchmark's games do not depend on the
+/// machine's load or speed: the same seed plays the same games again.
+#[test]
+fn fixed_depth_benchmark_plays_the_same_games_twice() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
+    let args = [
+        "bench",
+        "--strength",
+        "--engine",
+        &me,
+        "--variants",
+        "mrc64",
+        "--games-per-variant",
+        "2",
+        "--depth",
+        "4",
+        "--engine-depth",
+        "3",
+        "--seed",
+        "5",
+    ];
+    let (ok, out, first) = run_binary(&args, 300);
+    assert!(ok, "{out}\n{first}");
+    assert!(
+        out.contains("ours at depth 4") && out.contains("at depth 3"),
+        "{out}"
+    );
+    assert_eq!(first.matches("mrc64 game ").count(), 2, "{first}");
+    let (ok, _, second) = run_binary(&args, 300);
+    assert!(ok);
+    assert_eq!(first, second);
+}
+
 /// Level 8 scores at least 80% against level 2 (UCI `Skill Level` 3, the skill of
 /// `engine::Level` 2) over 12 games at 50 ms a move (~1 minute on 2 cores).
 #[test]

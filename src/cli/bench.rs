@@ -63,6 +63,13 @@ pub struct BenchArgs {
     /// Strength benchmark: time per move of both engines, in milliseconds
     #[arg(long, value_name = "MS", default_value_t = 100, requires = "strength")]
     pub movetime: u64,
+    /// Strength benchmark: our engine searches to this depth every move instead of for
+    /// --movetime (with --engine-depth: games that do not depend on the machine's load)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), requires = "strength")]
+    pub depth: Option<u32>,
+    /// Strength benchmark: the other engine searches to this depth every move (`go depth N`)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), requires = "strength")]
+    pub engine_depth: Option<u32>,
     /// Strength benchmark: the other engine's command line
     #[arg(
         long,

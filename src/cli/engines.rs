@@ -93,6 +93,12 @@ pub struct MatchArgs {
     /// Thinking time per move for both engines, in milliseconds
     #[arg(long, default_value_t = 200)]
     pub movetime: u64,
+    /// Our engine searches to this depth every move instead of for --movetime
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// The other engine searches to this depth every move (`go depth N`) instead of --movetime
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub engine_depth: Option<u32>,
     /// Start position (id or back rank) for the pairs of games; repeatable; default random
     #[arg(long)]
     pub start: Vec<String>,
@@ -204,6 +210,8 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         fairy_ini: ini.clone(),
         games: a.games,
         movetime_ms: a.movetime,
+        depth: a.depth,
+        engine_depth: a.engine_depth,
         starts: a.start,
         seed: a.seed.unwrap_or_else(clock_seed),
         level: a

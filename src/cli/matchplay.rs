@@ -30,6 +30,11 @@ pub struct MatchConfig {
     pub fairy_ini: Option<PathBuf>,
     pub games: u32,
     pub movetime_ms: u64,
+    /// Search our engine to this depth every move instead of for `movetime_ms`: with
+    /// `engine_depth`, a match whose games do not depend on how busy the machine is.
+    pub depth: Option<u32>,
+    /// Ask the other engine for this depth (`go depth N`) instead of `go movetime`.
+    pub engine_depth: Option<u32>,
     /// Start positions by id or back rank; empty: random ones from `seed`.
     pub starts: Vec<String>,
     pub seed: u64,
@@ -52,6 +57,8 @@ impl Default for MatchConfig {
             fairy_ini: None,
             games: 2,
             movetime_ms: 200,
+            depth: None,
+            engine_depth: None,
             starts: Vec::new(),
             seed: 1,
             level: None,
@@ -327,7 +334,22 @@ fn play_game(
     } else {
         start.fen_six(rules)
     };
-    let limits = Limits::movetime(cfg.movetime_ms);
+    let limits = match cfg.depth {
+        Some(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        None => Limits::movetime(cfg.movetime_ms),
+    };
+    let their_go = match cfg.engine_depth {
+        Some(d) => format!("go depth {d}"),
+        None => format!("go movetime {}", cfg.movetime_ms),
+    };
+    // A depth takes as long as it takes: allow a minute a move.
+    let patience_ms = match cfg.engine_depth {
+        Some(_) => 60_000,
+        None => cfg.movetime_ms.saturating_mul(5),
+    };
     let stop = AtomicBool::new(false);
     let mut moves_text: Vec<String> = Vec::new();
     let finish = |game: Game, result: &'static str, reason: String| GameRecord {
@@ -360,10 +382,10 @@ fn play_game(
                 cmd.push_str(" moves ");
                 cmd.push_str(&moves_text.join(" "));
             }
-            let wait = Duration::from_millis(cfg.movetime_ms.saturating_mul(5) + 10_000);
+            let wait = Duration::from_millis(patience_ms + 10_000);
             let asked = them
                 .send(&cmd)
-                .and_then(|_| them.send(&format!("go movetime {}", cfg.movetime_ms)))
+                .and_then(|_| them.send(&their_go))
                 .and_then(|_| them.read_until("bestmove", wait));
             let lines = match asked {
                 Ok(l) => l,

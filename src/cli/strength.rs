@@ -70,9 +70,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ),
         None => None,
     };
+    let ms = format!("{} ms a move", args.movetime);
+    let ours = args.depth.map_or(ms.clone(), |d| format!("depth {d}"));
+    let theirs = args.engine_depth.map_or(ms, |d| format!("depth {d}"));
     println!(
-        "Strength benchmark: {} games per variant at {} ms a move against `{}`, seed {}",
-        args.games_per_variant, args.movetime, args.engine, args.seed
+        "Strength benchmark: {} games per variant, ours at {ours}, against `{}` at {theirs}, seed {}",
+        args.games_per_variant, args.engine, args.seed
     );
     let mut rows = Vec::new();
     for v in &variants {
@@ -83,6 +86,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             fairy_ini: ini.clone(),
             games: args.games_per_variant,
             movetime_ms: args.movetime,
+            depth: args.depth,
+            engine_depth: args.engine_depth,
             seed: args.seed,
             ..MatchConfig::default()
         };
