@@ -417,8 +417,55 @@ impl Evaluator {
             let d = self.promo_distance[c][s];
             if d > 0 && (self.front_span[c][s] & theirs).is_empty() {
                 sink.add(c, l.passed + d.min(l.ranks - 1), 1);
+                self.passed_extras(rules, pos, (c, sq, d), att, sink);
             }
         }
+    }
+
+    /// A passed pawn's endgame terms, weighted by how far it has come: the kings' distances
+    /// to the square in front of it, and how free its way to promotion is.
+    #[inline(always)]
+    fn passed_extras<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        (c, sq, d): (Colour, Square, usize),
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        let w = advance_weight(d);
+        if w == 0 {
+            return;
+        }
+        let g = &rules.geo;
+        let dr = if c == Colour::White { 1 } else { -1 };
+        let Some(stop) = g.offset(sq, 0, dr) else {
+            return;
+        };
+        let dist = |k: Square| {
+            (g.file(k)
+                .abs_diff(g.file(stop))
+                .max(g.rank(k).abs_diff(g.rank(stop))))
+            .min(5) as i32
+        };
+        sink.add(c, l.passed_king_own, dist(pos.king_square(c)) * w);
+        sink.add(c, l.passed_king_enemy, dist(pos.king_square(c.other())) * w);
+        if pos.occupied().has(stop) {
+            return;
+        }
+        let s = sq as usize;
+        let unsafe_sq = self.front_span[c][s] & (att.all[c.other()] | pos.colour_bb(c.other()));
+        let k = if unsafe_sq.is_empty() {
+            35
+        } else if (unsafe_sq & self.front_file[c][s]).is_empty() {
+            20
+        } else if !unsafe_sq.has(stop) {
+            9
+        } else {
+            0
+        } + 5 * att.all[c].has(stop) as i32;
+        sink.add(c, l.passed_free, k * w / 5);
     }
 
     #[inline(always)]
@@ -475,6 +522,16 @@ impl Evaluator {
                 sink.add(c, l.safe_check + u, n);
             }
         }
+    }
+}
+
+/// How much a passed pawn `d` steps from promotion has come, for its endgame terms: 0 until
+/// four steps away, then 2, 7, 12, 17 (Stockfish 11's `5 * rank - 13` on eight ranks).
+fn advance_weight(d: usize) -> i32 {
+    if (1..=4).contains(&d) {
+        5 * (5 - d as i32) - 3
+    } else {
+        0
     }
 }
 
@@ -683,6 +740,27 @@ mod tests {
         let fen = "r3k3/8/8/8/8/1N6/8/4K3 w - - 0 1";
         let (_, l, r) = record("chess", fen);
         assert_eq!(r[l.safe_check + rook], [0, 0]);
+    }
+
+    #[test]
+    fn a_passed_pawn_counts_king_distances_and_its_free_way() {
+        // White pawn e6, two steps from promotion (advance weight 12); the square in front,
+        // e7, is 4 steps from the white king on a3 and 3 from the black king on h8's... h7.
+        let fen = "8/7k/4P3/8/8/K7/8/8 w - - 0 1";
+        let (_, l, r) = record("chess", fen);
+        assert_eq!(r[l.passed_king_own], [4 * 12, 0]);
+        assert_eq!(r[l.passed_king_enemy], [3 * 12, 0]);
+        // The black king attacks nothing on the way: free (35), e7 not defended.
+        assert_eq!(r[l.passed_free], [35 * 12 / 5, 0]);
+        // A black rook on e8 stands on the way and attacks e7: no longer free at all.
+        let fen = "4r3/7k/4P3/8/8/K7/8/8 w - - 0 1";
+        let (_, l, r) = record("chess", fen);
+        assert_eq!(r[l.passed_free], [0, 0]);
+        // A pawn far back (five steps away) has no such terms.
+        let fen = "8/7k/8/8/8/4P3/K7/8 w - - 0 1";
+        let (_, l, r) = record("chess", fen);
+        assert_eq!(r[l.passed_king_own], [0, 0]);
+        assert_eq!(r[l.passed_free], [0, 0]);
     }
 
     #[test]

@@ -54,6 +54,13 @@ pub struct Layout {
     pub safe_check: usize,
     /// Per kind: a piece with at most one safe square to go to (nearly trapped).
     pub trapped: usize,
+    /// A passed pawn's own king's distance to the square in front, times its advance weight.
+    pub passed_king_own: usize,
+    /// The enemy king's distance to that square, times the advance weight.
+    pub passed_king_enemy: usize,
+    /// A passed pawn's way to promotion free of enemy pieces and attacks (graded), times the
+    /// advance weight.
+    pub passed_free: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -88,7 +95,10 @@ impl Layout {
             threat_lesser: pawn_threat + 3,
             safe_check: pawn_threat + 3 + kinds,
             trapped: pawn_threat + 3 + 2 * kinds,
-            len: pawn_threat + 3 + 3 * kinds,
+            passed_king_own: pawn_threat + 3 + 3 * kinds,
+            passed_king_enemy: pawn_threat + 4 + 3 * kinds,
+            passed_free: pawn_threat + 5 + 3 * kinds,
+            len: pawn_threat + 6 + 3 * kinds,
         }
     }
 
@@ -120,6 +130,9 @@ impl Layout {
             (self.pawn_threat, "threat.pawn"),
             (self.hanging, "threat.hanging"),
             (self.tempo, "tempo"),
+            (self.passed_king_own, "passed.king_own"),
+            (self.passed_king_enemy, "passed.king_enemy"),
+            (self.passed_free, "passed.free"),
         ];
         for (i, name) in single {
             n[i] = name.to_string();
@@ -179,13 +192,23 @@ impl Weights {
                 rules.variant.pieces[t].value.max(0)
             };
             let is_pawn = Some(t) == rules.pawn;
+            // A pawn counts little beside the pieces, as in Stockfish 11 (a knight is worth
+            // six pawns in the middlegame, four in the endgame): measured against
+            // Fairy-Stockfish, see README.
             v[layout.material + t] = if is_pawn {
-                [value * 9 / 10, value * 12 / 10]
+                [value * 55 / 100, value * 80 / 100]
             } else {
                 [value, value]
             };
             let royal = t == rules.royal;
-            v[layout.centre + t] = if royal { [0, 5] } else { [3, 2] };
+            // Centralisation matters most to the short-range pieces (a knight on the rim),
+            // least to the queen, whose reach is long from anywhere.
+            v[layout.centre + t] = match (royal, value) {
+                (true, _) => [0, 5],
+                (false, ..400) if !is_pawn => [12, 8],
+                (false, 400..900) => [9, 6],
+                _ => [3, 2],
+            };
             v[layout.mobility + t] = match (royal || is_pawn, value < 400) {
                 (true, _) => [0, 0],
                 (false, true) => [4, 4],
@@ -217,6 +240,11 @@ impl Weights {
         v[layout.pawn_threat] = [40, 25];
         v[layout.hanging] = [-20, -10];
         v[layout.tempo] = [15, 5];
+        // A passed pawn in the endgame wants its own king near and the enemy king far, and a
+        // way to promotion nothing of the enemy's stands on or attacks (Stockfish 11's terms).
+        v[layout.passed_king_own] = [0, -1];
+        v[layout.passed_king_enemy] = [0, 3];
+        v[layout.passed_free] = [3, 3];
         Weights { layout, values: v }
     }
 
@@ -298,16 +326,10 @@ fn pair(name: &str, v: &toml::Value) -> Result<Pair, WeightsError> {
 
 /// Weights files shipped in `variants/weights/`, built into the binary beside the variant
 /// files, by the name the variant's `[engine] weights` gives.
-pub const BUILTIN_FILES: &[(&str, &str)] = &[
-    (
-        "weights/crc.toml",
-        include_str!("../../variants/weights/crc.toml"),
-    ),
-    (
-        "weights/merc.toml",
-        include_str!("../../variants/weights/merc.toml"),
-    ),
-];
+pub const BUILTIN_FILES: &[(&str, &str)] = &[(
+    "weights/crc.toml",
+    include_str!("../../variants/weights/crc.toml"),
+)];
 
 /// Where the weights a variant names live: a path beside the variant file, or the built-in
 /// copy for a built-in variant. None when the variant names no weights file.
