@@ -745,7 +745,7 @@ mod tests {
     #[test]
     fn a_passed_pawn_counts_king_distances_and_its_free_way() {
         // White pawn e6, two steps from promotion (advance weight 12); the square in front,
-        // e7, is 4 steps from the white king on a3 and 3 from the black king on h8's... h7.
+        // e7, is 4 steps from the white king on a3 and 3 from the black king on h7.
         let fen = "8/7k/4P3/8/8/K7/8/8 w - - 0 1";
         let (_, l, r) = record("chess", fen);
         assert_eq!(r[l.passed_king_own], [4 * 12, 0]);
