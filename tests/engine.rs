@@ -234,6 +234,39 @@ fn fixed_depth_benchmark_plays_the_same_games_twice() {
     assert_eq!(first, second);
 }
 
+/// The same with node limits (`--nodes`, `--engine-nodes`, `go nodes N`): equal work for
+/// both engines, and again the same games on every run.
+#[test]
+fn node_limited_benchmark_plays_the_same_games_twice() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
+    let args = [
+        "bench",
+        "--strength",
+        "--engine",
+        &me,
+        "--variants",
+        "pmrc",
+        "--games-per-variant",
+        "2",
+        "--nodes",
+        "3000",
+        "--engine-nodes",
+        "2000",
+        "--seed",
+        "6",
+    ];
+    let (ok, out, first) = run_binary(&args, 300);
+    assert!(ok, "{out}\n{first}");
+    assert!(
+        out.contains("ours at 3000 nodes") && out.contains("at 2000 nodes"),
+        "{out}"
+    );
+    assert_eq!(first.matches("pmrc game ").count(), 2, "{first}");
+    let (ok, _, second) = run_binary(&args, 300);
+    assert!(ok);
+    assert_eq!(first, second);
+}
+
 /// Level 8 scores at least 80% against level 2 (UCI `Skill Level` 3, the skill of
 /// `engine::Level` 2) over 12 games at 50 ms a move (~1 minute on 2 cores).
 #[test]

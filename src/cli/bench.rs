@@ -70,6 +70,13 @@ pub struct BenchArgs {
     /// Strength benchmark: the other engine searches to this depth every move (`go depth N`)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), requires = "strength")]
     pub engine_depth: Option<u32>,
+    /// Strength benchmark: our engine searches this many nodes every move instead of for
+    /// --movetime (with --engine-nodes: equal work for both, whatever the machine's load)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "strength")]
+    pub nodes: Option<u64>,
+    /// Strength benchmark: the other engine searches this many nodes every move (`go nodes N`)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "strength")]
+    pub engine_nodes: Option<u64>,
     /// Strength benchmark: the other engine's command line
     #[arg(
         long,

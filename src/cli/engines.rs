@@ -99,6 +99,12 @@ pub struct MatchArgs {
     /// The other engine searches to this depth every move (`go depth N`) instead of --movetime
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub engine_depth: Option<u32>,
+    /// Our engine searches this many nodes every move instead of for --movetime
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// The other engine searches this many nodes every move (`go nodes N`) instead of --movetime
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub engine_nodes: Option<u64>,
     /// Start position (id or back rank) for the pairs of games; repeatable; default random
     #[arg(long)]
     pub start: Vec<String>,
@@ -212,6 +218,8 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         movetime_ms: a.movetime,
         depth: a.depth,
         engine_depth: a.engine_depth,
+        nodes: a.nodes,
+        engine_nodes: a.engine_nodes,
         starts: a.start,
         seed: a.seed.unwrap_or_else(clock_seed),
         level: a

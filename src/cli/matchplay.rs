@@ -35,6 +35,10 @@ pub struct MatchConfig {
     pub depth: Option<u32>,
     /// Ask the other engine for this depth (`go depth N`) instead of `go movetime`.
     pub engine_depth: Option<u32>,
+    /// Search our engine this many nodes every move (with `depth`, whichever comes first).
+    pub nodes: Option<u64>,
+    /// Ask the other engine for this many nodes (`go nodes N`); with `engine_depth` that wins.
+    pub engine_nodes: Option<u64>,
     /// Start positions by id or back rank; empty: random ones from `seed`.
     pub starts: Vec<String>,
     pub seed: u64,
@@ -59,6 +63,8 @@ impl Default for MatchConfig {
             movetime_ms: 200,
             depth: None,
             engine_depth: None,
+            nodes: None,
+            engine_nodes: None,
             starts: Vec::new(),
             seed: 1,
             level: None,
@@ -334,21 +340,24 @@ fn play_game(
     } else {
         start.fen_six(rules)
     };
-    let limits = match cfg.depth {
-        Some(d) => Limits {
-            depth: Some(d),
+    let limits = match (cfg.depth, cfg.nodes) {
+        (None, None) => Limits::movetime(cfg.movetime_ms),
+        (depth, nodes) => Limits {
+            depth,
+            nodes,
             ..Limits::default()
         },
-        None => Limits::movetime(cfg.movetime_ms),
     };
-    let their_go = match cfg.engine_depth {
-        Some(d) => format!("go depth {d}"),
-        None => format!("go movetime {}", cfg.movetime_ms),
+    let their_go = match (cfg.engine_depth, cfg.engine_nodes) {
+        (Some(d), _) => format!("go depth {d}"),
+        (None, Some(n)) => format!("go nodes {n}"),
+        (None, None) => format!("go movetime {}", cfg.movetime_ms),
     };
-    // A depth takes as long as it takes: allow a minute a move.
-    let patience_ms = match cfg.engine_depth {
-        Some(_) => 60_000,
-        None => cfg.movetime_ms.saturating_mul(5),
+    // A depth or a node count takes as long as it takes: allow a minute a move.
+    let patience_ms = if cfg.engine_depth.is_some() || cfg.engine_nodes.is_some() {
+        60_000
+    } else {
+        cfg.movetime_ms.saturating_mul(5)
     };
     let stop = AtomicBool::new(false);
     let mut moves_text: Vec<String> = Vec::new();

@@ -71,8 +71,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => None,
     };
     let ms = format!("{} ms a move", args.movetime);
-    let ours = args.depth.map_or(ms.clone(), |d| format!("depth {d}"));
-    let theirs = args.engine_depth.map_or(ms, |d| format!("depth {d}"));
+    let ours = work_label(args.depth, args.nodes, &ms);
+    let theirs = work_label(args.engine_depth, args.engine_nodes, &ms);
     println!(
         "Strength benchmark: {} games per variant, ours at {ours}, against `{}` at {theirs}, seed {}",
         args.games_per_variant, args.engine, args.seed
@@ -88,6 +88,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             movetime_ms: args.movetime,
             depth: args.depth,
             engine_depth: args.engine_depth,
+            nodes: args.nodes,
+            engine_nodes: args.engine_nodes,
             seed: args.seed,
             ..MatchConfig::default()
         };
@@ -113,6 +115,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     print_table(&rows);
     Ok(())
+}
+
+/// How much one side searches a move, for the header: a depth, a node count, or the time.
+fn work_label(depth: Option<u32>, nodes: Option<u64>, time: &str) -> String {
+    match (depth, nodes) {
+        (Some(d), Some(n)) => format!("depth {d} or {n} nodes"),
+        (Some(d), None) => format!("depth {d}"),
+        (None, Some(n)) => format!("{n} nodes"),
+        (None, None) => time.to_string(),
+    }
 }
 
 fn print_table(rows: &[Row]) {
