@@ -326,6 +326,31 @@ fn names(our_colour: usize, theirs: &str) -> (String, String) {
     }
 }
 
+/// Each side's limit for one move: our search limits, the other engine's `go` command, and
+/// how long to wait for its answer (a depth or a node count takes as long as it takes: a
+/// minute a move).
+fn move_limits(cfg: &MatchConfig) -> (Limits, String, u64) {
+    let limits = match (cfg.depth, cfg.nodes) {
+        (None, None) => Limits::movetime(cfg.movetime_ms),
+        (depth, nodes) => Limits {
+            depth,
+            nodes,
+            ..Limits::default()
+        },
+    };
+    let their_go = match (cfg.engine_depth, cfg.engine_nodes) {
+        (Some(d), _) => format!("go depth {d}"),
+        (None, Some(n)) => format!("go nodes {n}"),
+        (None, None) => format!("go movetime {}", cfg.movetime_ms),
+    };
+    let patience_ms = if cfg.engine_depth.is_some() || cfg.engine_nodes.is_some() {
+        60_000
+    } else {
+        cfg.movetime_ms.saturating_mul(5)
+    };
+    (limits, their_go, patience_ms)
+}
+
 fn play_game(
     rules: &Rules,
     cfg: &MatchConfig,
@@ -340,25 +365,7 @@ fn play_game(
     } else {
         start.fen_six(rules)
     };
-    let limits = match (cfg.depth, cfg.nodes) {
-        (None, None) => Limits::movetime(cfg.movetime_ms),
-        (depth, nodes) => Limits {
-            depth,
-            nodes,
-            ..Limits::default()
-        },
-    };
-    let their_go = match (cfg.engine_depth, cfg.engine_nodes) {
-        (Some(d), _) => format!("go depth {d}"),
-        (None, Some(n)) => format!("go nodes {n}"),
-        (None, None) => format!("go movetime {}", cfg.movetime_ms),
-    };
-    // A depth or a node count takes as long as it takes: allow a minute a move.
-    let patience_ms = if cfg.engine_depth.is_some() || cfg.engine_nodes.is_some() {
-        60_000
-    } else {
-        cfg.movetime_ms.saturating_mul(5)
-    };
+    let (limits, their_go, patience_ms) = move_limits(cfg);
     let stop = AtomicBool::new(false);
     let mut moves_text: Vec<String> = Vec::new();
     let finish = |game: Game, result: &'static str, reason: String| GameRecord {

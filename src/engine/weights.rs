@@ -239,9 +239,7 @@ impl Weights {
         v[layout.supported] = [8, 6];
         v[layout.pawn_threat] = [40, 25];
         v[layout.hanging] = [-20, -10];
-        // The side to move's bonus, twice the first guess: measured against Fairy-Stockfish
-        // at equal nodes (README, eighth session).
-        v[layout.tempo] = [30, 10];
+        v[layout.tempo] = [15, 5];
         // A passed pawn in the endgame wants its own king near and the enemy king far, and a
         // way to promotion nothing of the enemy's stands on or attacks (Stockfish 11's terms).
         v[layout.passed_king_own] = [0, -1];
