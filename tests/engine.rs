@@ -201,70 +201,63 @@ fn strength_benchmark_prints_a_score_table() {
     assert!(!ok && err.contains("at least 1"), "{err}");
 }
 
-/// With both engines searching to a fixed depth, the benchmark's games do not depend on the
-/// machine's load or speed: the same seed plays the same games again.
-#[test]
-fn fixed_depth_benchmark_plays_the_same_games_twice() {
+/// Plays a two-game benchmark of `variant` (our engine against itself over UCI) with the
+/// given per-move limits twice, and checks the header names both sides' limits and that the
+/// second run plays exactly the games of the first.
+fn benchmark_replays_the_same_games(variant: &str, limits: &[&str], seed: &str, labels: [&str; 2]) {
     let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
-    let args = [
+    let mut args = vec![
         "bench",
         "--strength",
         "--engine",
         &me,
         "--variants",
-        "mrc64",
+        variant,
         "--games-per-variant",
         "2",
-        "--depth",
-        "4",
-        "--engine-depth",
-        "3",
         "--seed",
-        "5",
+        seed,
     ];
+    args.extend_from_slice(limits);
     let (ok, out, first) = run_binary(&args, 300);
     assert!(ok, "{out}\n{first}");
     assert!(
-        out.contains("ours at depth 4") && out.contains("at depth 3"),
+        out.contains(&format!("ours at {}", labels[0]))
+            && out.contains(&format!("at {}", labels[1])),
         "{out}"
     );
-    assert_eq!(first.matches("mrc64 game ").count(), 2, "{first}");
+    assert_eq!(
+        first.matches(&format!("{variant} game ")).count(),
+        2,
+        "{first}"
+    );
     let (ok, _, second) = run_binary(&args, 300);
     assert!(ok);
     assert_eq!(first, second);
+}
+
+/// With both engines searching to a fixed depth, the benchmark's games do not depend on the
+/// machine's load or speed: the same seed plays the same games again.
+#[test]
+fn fixed_depth_benchmark_plays_the_same_games_twice() {
+    benchmark_replays_the_same_games(
+        "mrc64",
+        &["--depth", "4", "--engine-depth", "3"],
+        "5",
+        ["depth 4", "depth 3"],
+    );
 }
 
 /// The same with node limits (`--nodes`, `--engine-nodes`, `go nodes N`): equal work for
 /// both engines, and again the same games on every run.
 #[test]
 fn node_limited_benchmark_plays_the_same_games_twice() {
-    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
-    let args = [
-        "bench",
-        "--strength",
-        "--engine",
-        &me,
-        "--variants",
+    benchmark_replays_the_same_games(
         "pmrc",
-        "--games-per-variant",
-        "2",
-        "--nodes",
-        "3000",
-        "--engine-nodes",
-        "2000",
-        "--seed",
+        &["--nodes", "3000", "--engine-nodes", "2000"],
         "6",
-    ];
-    let (ok, out, first) = run_binary(&args, 300);
-    assert!(ok, "{out}\n{first}");
-    assert!(
-        out.contains("ours at 3000 nodes") && out.contains("at 2000 nodes"),
-        "{out}"
+        ["3000 nodes", "2000 nodes"],
     );
-    assert_eq!(first.matches("pmrc game ").count(), 2, "{first}");
-    let (ok, _, second) = run_binary(&args, 300);
-    assert!(ok);
-    assert_eq!(first, second);
 }
 
 /// Level 8 scores at least 80% against level 2 (UCI `Skill Level` 3, the skill of
