@@ -197,6 +197,33 @@ fn uci_session() {
 }
 
 #[test]
+fn uci_eval_splits_the_evaluation_into_term_groups() {
+    let mut e = Engine::start(&["uci", "--variant", "chess"]);
+    e.send("uci");
+    e.until("uciok", |l| l == "uciok");
+    // White is a queen up: material is most of the difference, in White's favour.
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+    e.send("eval");
+    let lines = e.until("total", |l| l.starts_with("total"));
+    let material = lines
+        .iter()
+        .find(|l| l.starts_with("material"))
+        .expect("a material line");
+    let diff_mg: i32 = material.split_whitespace().nth(5).unwrap().parse().unwrap();
+    assert!((800..=1000).contains(&diff_mg), "{lines:?}");
+    let total: i32 = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(total > 700, "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("phase ")), "{lines:?}");
+}
+
+#[test]
 fn uci_bishop_adjustment_and_castling_in_coordinates() {
     // MRC: Bishop Adjustment is written bishop square -> partner square, castling king takes
     // rook. Each side: rooks a and i, bishop d beside king e, and the right to adjust.

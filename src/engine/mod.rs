@@ -15,6 +15,7 @@
 //! Several threads search the same root and share the table (Lazy SMP). Nothing here names a
 //! variant: everything comes from the compiled rules.
 
+mod breakdown;
 mod checks;
 mod eval;
 mod history;
@@ -29,6 +30,7 @@ mod tt;
 pub mod tune;
 pub mod weights;
 
+pub use breakdown::{Breakdown, GroupScore};
 pub use eval::{Evaluator, TermSink};
 pub use limits::{Clock, Level, LevelError, Limits, SkillLevel};
 use weights::Weights;
@@ -176,6 +178,11 @@ impl Engine {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.eval.evaluate(&self.rules, pos)
+    }
+
+    /// The static evaluation split into term groups (UCI `eval`).
+    pub fn breakdown(&self, pos: &Position) -> Breakdown {
+        self.eval.breakdown(&self.rules, pos)
     }
 
     /// Searches the last position of `history` (the game so far, used for repetitions) and

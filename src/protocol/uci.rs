@@ -127,6 +127,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 None => self.worker.stop(),
             },
             "d" => self.display(),
+            "eval" => self.eval(),
             "quit" => return false,
             _ => self
                 .out
@@ -438,6 +439,13 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             ));
             out.lines(&text);
         }));
+    }
+
+    /// `eval`: the current position's static evaluation, term group by term group.
+    fn eval(&mut self) {
+        let pos = self.history[self.history.len() - 1].clone();
+        let text = self.worker.engine().breakdown(&pos).to_string();
+        self.out.lines(&text);
     }
 
     fn display(&self) {
