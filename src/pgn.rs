@@ -642,6 +642,17 @@ pub fn replay(
 /// Writes a game as PGN: the seven standard tags (from `tags` or `?`), `Variant` (always), `SetUp` and `FEN` when the game does not start from the variant's only start
 /// position, the other given tags, then the moves in canonical SAN and the result.
 pub fn write_game(rules: &Rules, game: &Game, tags: &[(String, String)]) -> String {
+    write_game_annotated(rules, game, tags, &[])
+}
+
+/// [`write_game`] with a comment after each move that `comments` has one for (by ply; a `}`
+/// inside becomes `)` so the comment cannot end early).
+pub fn write_game_annotated(
+    rules: &Rules,
+    game: &Game,
+    tags: &[(String, String)],
+    comments: &[Option<String>],
+) -> String {
     let given = |k: &str| tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let result = game
         .outcome(rules)
@@ -702,6 +713,9 @@ pub fn write_game(rules: &Rules, game: &Game, tags: &[(String, String)]) -> Stri
             words.push(format!("{n}..."));
         }
         words.push(notation::to_san(rules, pos, *m));
+        if let Some(Some(c)) = comments.get(i) {
+            words.push(format!("{{{}}}", c.replace('}', ")")));
+        }
     }
     words.push(result);
     let mut line_len = 0;

@@ -433,6 +433,11 @@ fn match_against_our_own_uci_engine() {
     assert_eq!(whites[1], "[White \"modern-chess 0.1.0 (opponent)\"]");
     let score = out.lines().last().unwrap();
     assert!(score.starts_with("; Score: modern-chess"), "{score}");
+    // Every move carries both engines' summaries as comments: score/depth, time, nodes.
+    let moves: String = out.lines().filter(|l| !l.starts_with('[')).collect();
+    let comments = moves.matches('{').count();
+    assert!(comments >= 20, "{out}");
+    assert!(moves.contains("s ") && moves.contains("n}"), "{out}");
     // The output is a PGN file our own replay command accepts (every move re-checked).
     let file = std::env::temp_dir().join(format!("mc-self-match-{}.pgn", std::process::id()));
     std::fs::write(&file, &out).unwrap();

@@ -6,6 +6,7 @@
 //! With Fairy-Stockfish the variant is given as `UCI_Variant` (its `[fairy]` name) and a
 //! variants.ini through `VariantPath`; castling is exchanged king-takes-rook (`UCI_Chess960`).
 
+use super::movenote::MoveNote;
 use super::uci_client::UciClient;
 use anyhow::{anyhow, bail, Result};
 use modern_chess::engine::{Engine, Level, Limits};
@@ -85,6 +86,8 @@ pub struct GameRecord {
     pub our_colour: usize,
     pub result: &'static str,
     pub reason: String,
+    /// Per ply: what the engine that moved said about its search (its last report).
+    pub notes: Vec<Option<MoveNote>>,
 }
 
 #[derive(Clone, Debug)]
@@ -285,6 +288,7 @@ pub fn play_match(
                     our_colour,
                     result: ["1-0", "0-1"][our_colour],
                     reason: FAULT.to_string() + &e.to_string(),
+                    notes: Vec::new(),
                 },
             };
             if rec.reason.starts_with(FAULT) {
@@ -368,27 +372,34 @@ fn play_game(
     let (limits, their_go, patience_ms) = move_limits(cfg);
     let stop = AtomicBool::new(false);
     let mut moves_text: Vec<String> = Vec::new();
-    let finish = |game: Game, result: &'static str, reason: String| GameRecord {
+    let mut notes: Vec<Option<MoveNote>> = Vec::new();
+    let finish = |game: Game, result: &'static str, reason: String, notes| GameRecord {
         round: 0,
         start_id: 0,
         game,
         our_colour,
         result,
         reason,
+        notes,
     };
     loop {
         if let Some(o) = game.outcome(rules) {
             let reason = o.describe(rules);
-            return Ok(finish(game, o.result(), reason));
+            return Ok(finish(game, o.result(), reason, notes));
         }
         if game.moves().len() >= cfg.max_plies {
             let reason = format!("adjudicated a draw after {} plies", cfg.max_plies);
-            return Ok(finish(game, "1/2-1/2", reason));
+            return Ok(finish(game, "1/2-1/2", reason, notes));
         }
         let pos = game.current().clone();
         let side = pos.side_to_move().index();
         let m: Move = if side == our_colour {
-            match ours.search(game.positions(), &limits, &stop, &mut |_| {}) {
+            let mut note = None;
+            let found = ours.search(game.positions(), &limits, &stop, &mut |i| {
+                note = Some(MoveNote::from_info(i))
+            });
+            notes.push(note);
+            match found {
                 Some(m) => m,
                 None => bail!("our engine found no move in {}", pos.fen(rules)),
             }
@@ -407,9 +418,10 @@ fn play_game(
                 Ok(l) => l,
                 Err(e) => {
                     let result = if side == 0 { "0-1" } else { "1-0" };
-                    return Ok(finish(game, result, format!("{FAULT}{e}")));
+                    return Ok(finish(game, result, format!("{FAULT}{e}"), notes));
                 }
             };
+            notes.push(MoveNote::from_uci(&lines));
             let last = lines.last().map(String::as_str).unwrap_or("");
             let text = last
                 .split_whitespace()
@@ -426,7 +438,7 @@ fn play_game(
                         pos.fen(rules)
                     );
                     let result = if side == 0 { "0-1" } else { "1-0" };
-                    return Ok(finish(game, result, reason));
+                    return Ok(finish(game, result, reason, notes));
                 }
             }
         };
@@ -468,7 +480,12 @@ pub fn game_pgn(rules: &Rules, g: &GameRecord, white: &str, black: &str) -> Stri
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-        s.push_str(&pgn::write_game(rules, &g.game, &tags));
+        let comments: Vec<Option<String>> = g
+            .notes
+            .iter()
+            .map(|n| n.as_ref().map(MoveNote::to_string))
+            .collect();
+        s.push_str(&pgn::write_game_annotated(rules, &g.game, &tags, &comments));
         s.push('\n');
     }
     s
@@ -517,6 +534,7 @@ mod tests {
             our_colour,
             result,
             reason: "test".into(),
+            notes: Vec::new(),
         };
         let o = MatchOutcome {
             our_name: "us".into(),

@@ -7,6 +7,7 @@ pub mod engines;
 pub mod hash;
 pub mod label;
 pub mod matchplay;
+pub mod movenote;
 pub mod pipe;
 pub mod play;
 pub mod replay;
