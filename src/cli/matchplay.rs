@@ -19,7 +19,7 @@ use modern_chess::{Move, Position};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -395,10 +395,16 @@ fn play_game(
         let side = pos.side_to_move().index();
         let m: Move = if side == our_colour {
             let mut note = None;
+            let started = Instant::now();
             let found = ours.search(game.positions(), &limits, &stop, &mut |i| {
                 note = Some(MoveNote::from_info(i))
             });
-            notes.push(note);
+            // The time is the whole move's, not the last iteration's.
+            let spent = started.elapsed().as_millis() as u64;
+            notes.push(note.map(|n| MoveNote {
+                time_ms: spent,
+                ..n
+            }));
             match found {
                 Some(m) => m,
                 None => bail!("our engine found no move in {}", pos.fen(rules)),
