@@ -399,10 +399,12 @@ fn play_game(
             let found = ours.search(game.positions(), &limits, &stop, &mut |i| {
                 note = Some(MoveNote::from_info(i))
             });
-            // The time is the whole move's, not the last iteration's.
+            // Time and nodes are the whole move's, not the last finished iteration's.
             let spent = started.elapsed().as_millis() as u64;
+            let nodes = ours.last_search_nodes();
             notes.push(note.map(|n| MoveNote {
                 time_ms: spent,
+                nodes: nodes.max(n.nodes),
                 ..n
             }));
             match found {

@@ -96,6 +96,8 @@ pub struct Engine {
     histories: Vec<History>,
     skill: SkillLevel,
     rng: u64,
+    /// Nodes of the last search, all threads (to within 1,024 a thread).
+    last_nodes: u64,
 }
 
 impl Engine {
@@ -118,6 +120,7 @@ impl Engine {
             histories: vec![History::new(&rules)],
             skill: SkillLevel::MAX,
             rng: 0x5eed,
+            last_nodes: 0,
             rules,
         }
     }
@@ -173,6 +176,12 @@ impl Engine {
         for h in &mut self.histories {
             h.clear();
         }
+    }
+
+    /// Nodes the last search visited, the unfinished last iteration included (the
+    /// reports of [`SearchInfo`] stop at the last finished one).
+    pub fn last_search_nodes(&self) -> u64 {
+        self.last_nodes
     }
 
     /// Static evaluation from the side to move's point of view.
@@ -257,7 +266,7 @@ impl Engine {
         };
         let (main_history, helpers) = self.histories.split_first_mut().expect("one history");
         let rules = &*self.rules;
-        std::thread::scope(|s| {
+        let lines = std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
                 let shared = &shared;
                 let helper_plan = Plan {
@@ -273,7 +282,9 @@ impl Engine {
             let lines = w.iterate(root, &plan, rules, on_info);
             done.store(true, std::sync::atomic::Ordering::Relaxed);
             lines
-        })
+        });
+        self.last_nodes = nodes.load(std::sync::atomic::Ordering::Relaxed);
+        lines
     }
 }
 

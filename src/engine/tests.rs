@@ -262,3 +262,26 @@ fn noisy_generation_finds_every_capture_and_promotion() {
         }
     }
 }
+
+#[test]
+fn the_last_search_counts_its_unfinished_iteration() {
+    let (rules, mut e) = engine("mrc");
+    let pos = Position::from_fen(
+        &rules,
+        "rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1",
+    )
+    .unwrap();
+    let stop = AtomicBool::new(false);
+    let mut last_report = 0;
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    e.search(&[pos], &limits, &stop, &mut |i| last_report = i.nodes)
+        .unwrap();
+    let total = e.last_search_nodes();
+    // The node limit ends the search inside an iteration: more than its last report, and
+    // within the 1,024 nodes between checks of the limit.
+    assert!(total > last_report, "{total} {last_report}");
+    assert!((20_000..=21_024).contains(&total), "{total}");
+}
