@@ -221,6 +221,12 @@ fn uci_eval_splits_the_evaluation_into_term_groups() {
         .unwrap();
     assert!(total > 700, "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("phase ")), "{lines:?}");
+    // During a search `eval` answers at once instead of waiting for it.
+    e.send("go infinite");
+    e.send("eval");
+    e.until("eval refused", |l| l.starts_with("info string eval:"));
+    e.send("stop");
+    e.until("bestmove", |l| l.starts_with("bestmove"));
 }
 
 #[test]

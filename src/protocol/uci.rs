@@ -441,8 +441,14 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         }));
     }
 
-    /// `eval`: the current position's static evaluation, term group by term group.
+    /// `eval`: the current position's static evaluation, term group by term group. Not
+    /// while a search runs: the engine is the search's until it ends, and waiting for an
+    /// infinite search would stop the session from reading the `stop` that ends it.
     fn eval(&mut self) {
+        if self.worker.is_running() {
+            self.info("eval: a search is running; send `stop` first");
+            return;
+        }
         let pos = self.history[self.history.len() - 1].clone();
         let text = self.worker.engine().breakdown(&pos).to_string();
         self.out.lines(&text);
