@@ -86,6 +86,22 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
         .unwrap()
         .contains("\"tempo\" = ["));
 
+    // At depth 0 the scorer gives its static evaluation (Stockfish's `eval` line), not a
+    // search score: positions are still scored, with no search.
+    let r = fit_on_scores(
+        pgn,
+        out_s,
+        &["--score-with", &scorer, "--score-depth", "0"],
+        &dir,
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    let scores = std::fs::read_to_string(format!("{pgn}.scores")).unwrap();
+    let numbers: Vec<i32> = scores
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(numbers.len() > 20, "static scores: {scores}");
+
     // A later fit reads the saved scores without running the engine again.
     let r = fit_on_scores(pgn, out_s, &[], &dir);
     assert!(r.status.success(), "{}", r.stderr);

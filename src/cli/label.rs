@@ -5,11 +5,19 @@
 //! driven like a `match` opponent (the variant, a variants.ini for Fairy-Stockfish) and
 //! searches every position to a fixed depth; its score, turned to White's side, becomes the
 //! position's target through `tune --lambda`.
+//!
+//! At depth 0 the engine does not search: it gives its static evaluation (its `eval`
+//! command, as Stockfish and Fairy-Stockfish print it) of the quiet leaf our sample is taken
+//! at. A search score carries the side to move's next move (a tempo, a threat carried out),
+//! which a static evaluation of the same position must not learn; the other engine's static
+//! judgement of the same quiet position is the like-for-like target.
 
 use super::engines::write_fairy_ini;
 use super::matchplay::{configure, MatchConfig};
 use super::uci_client::UciClient;
-use anyhow::{bail, Result};
+use anyhow::Result;
+use modern_chess::engine::tune::quiet_leaf;
+use modern_chess::engine::Evaluator;
 use modern_chess::{Colour, Game, Position, Rules};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,9 +42,6 @@ impl Labeller {
     /// # Errors
     /// The engine cannot be started or does not know the variant.
     pub fn start(command: &str, rules: &Rules, depth: u32) -> Result<Labeller> {
-        if depth == 0 {
-            bail!("--score-depth must be at least 1");
-        }
         let ini = write_fairy_ini(rules)?;
         let cfg = MatchConfig {
             engine: command.to_string(),
@@ -62,6 +67,9 @@ impl Labeller {
     pub fn score(&mut self, rules: &Rules, pos: &Position) -> Result<Option<i32>> {
         self.client
             .send(&format!("position fen {}", pos.fen_six(rules)))?;
+        if self.depth == 0 {
+            return self.static_score();
+        }
         self.client.send(&format!("go depth {}", self.depth))?;
         let lines = self.client.read_until("bestmove", SEARCH_TIMEOUT)?;
         let score = lines.iter().filter_map(|l| parse_score(l)).next_back();
@@ -75,14 +83,29 @@ impl Labeller {
         }))
     }
 
+    /// The static evaluation the engine prints for the position last set (`eval`: a line
+    /// `Total evaluation: 0.93 (white side)`, in pawns from White's side), capped.
+    fn static_score(&mut self) -> Result<Option<i32>> {
+        self.client.send("eval")?;
+        // The line that ends the table; an engine without `eval` is caught by the timeout.
+        self.client.send("isready")?;
+        let lines = self.client.read_until("readyok", SEARCH_TIMEOUT)?;
+        Ok(lines
+            .iter()
+            .find_map(|l| parse_static(l))
+            .map(|s| s.clamp(-SCORE_CAP, SCORE_CAP)))
+    }
+
     /// Scores of every position of `game` (index 0 is the start), None for the first `skip`
-    /// plies, for positions in check, which `tune` does not use, and for the game's end.
+    /// plies, for positions in check, which `tune` does not use, and for the game's end. At
+    /// depth 0 a position's score is the static evaluation of its quiet leaf under `eval`.
     ///
     /// # Errors
     /// As [`Labeller::score`].
     pub fn score_game(
         &mut self,
         rules: &Rules,
+        eval: &Evaluator,
         game: &Game,
         skip: usize,
     ) -> Result<Vec<Option<i32>>> {
@@ -90,11 +113,15 @@ impl Labeller {
         let mut out = Vec::with_capacity(game.positions().len());
         for (i, pos) in game.positions().iter().enumerate() {
             let unused = i < skip || pos.in_check(rules) || pos.legal_moves(rules).is_empty();
-            out.push(if unused {
-                None
-            } else {
-                self.score(rules, pos)?
-            });
+            let score = match (unused, self.depth) {
+                (true, _) => None,
+                (false, 0) => match quiet_leaf(rules, eval, pos) {
+                    Some((_, leaf)) => self.score(rules, &leaf)?,
+                    None => None,
+                },
+                (false, _) => self.score(rules, pos)?,
+            };
+            out.push(score);
         }
         Ok(out)
     }
@@ -129,9 +156,34 @@ pub fn parse_score(line: &str) -> Option<i32> {
     }
 }
 
+/// The centipawns of a `Total evaluation: 0.93 (white side)` line; None for any other line
+/// and for `Total evaluation: none (in check)`.
+pub fn parse_static(line: &str) -> Option<i32> {
+    let rest = line.trim().strip_prefix("Total evaluation:")?;
+    let pawns: f64 = rest.split_whitespace().next()?.parse().ok()?;
+    pawns
+        .is_finite()
+        .then(|| (pawns * 100.0).round().clamp(-1e6, 1e6) as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn static_evaluations_are_read_in_centipawns_from_whites_side() {
+        assert_eq!(
+            parse_static("Total evaluation: 0.93 (white side)"),
+            Some(93)
+        );
+        assert_eq!(
+            parse_static("Total evaluation: -2.15 (white side)"),
+            Some(-215)
+        );
+        assert_eq!(parse_static("Total evaluation: none (in check)"), None);
+        assert_eq!(parse_static("      Total |  ----  ---- |"), None);
+        assert_eq!(parse_static("Total evaluation: NaN (white side)"), None);
+    }
 
     #[test]
     fn scores_are_read_from_info_lines_and_bounds_are_not_scores() {

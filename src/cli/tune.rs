@@ -56,13 +56,14 @@ pub struct TuneArgs {
     /// later fit reads without this option
     #[arg(long, value_name = "CMD")]
     pub score_with: Option<String>,
-    /// Search depth of --score-with's engine per position
+    /// Search depth of --score-with's engine per position; 0: no search, the engine's static
+    /// evaluation (its `eval` command) of the quiet position each sample is taken at
     #[arg(long, default_value_t = 7)]
     pub score_depth: u32,
     /// Print the training and held-out loss every this many epochs (0: never)
     #[arg(long, default_value_t = 0)]
     pub trace: usize,
-    /// Only fit these term groups (comma-separated name prefixes: material, centre, rank,
+    /// Only fit these term groups (comma-separated name prefixes: material, centre, rank, file,
     /// mobility, king, pawn, passed, threat, tempo); default all
     #[arg(long, value_delimiter = ',')]
     pub terms: Vec<String>,
@@ -213,7 +214,7 @@ fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
     let group = |n: &str| n.split('.').next().unwrap_or("").to_string();
     for t in terms {
         if !names.iter().any(|n| group(n) == *t) {
-            bail!("--terms: no term group {t:?} (groups: material, centre, rank, mobility, king, pawn, passed, threat, tempo)");
+            bail!("--terms: no term group {t:?} (groups: material, centre, rank, file, mobility, king, pawn, passed, threat, tempo)");
         }
     }
     Ok(Some(
@@ -251,7 +252,7 @@ fn self_play(
     });
     if let Some(l) = labeller {
         for (i, p) in played.iter_mut().enumerate() {
-            p.scores = label_game(l, rules, &p.game, OPENING_PLIES, i, total)?;
+            p.scores = label_game(l, rules, eval, &p.game, i, total)?;
         }
     }
     let before: usize = games.iter().map(Vec::len).sum();
@@ -390,17 +391,17 @@ fn read_scores(pgn: &std::path::Path) -> Result<Vec<Vec<Option<i32>>>> {
         .collect()
 }
 
-/// `labeller`'s scores of the positions of game `i` (of `n`), after `skip` opening plies,
-/// with a progress line now and then.
+/// `labeller`'s scores of the positions of game `i` (of `n`), after the opening plies, with
+/// a progress line now and then.
 fn label_game(
     labeller: &mut Labeller,
     rules: &modern_chess::Rules,
+    eval: &Evaluator,
     game: &modern_chess::Game,
-    skip: usize,
     i: usize,
     n: usize,
 ) -> Result<Vec<Option<i32>>> {
-    let scores = labeller.score_game(rules, game, skip)?;
+    let scores = labeller.score_game(rules, eval, game, OPENING_PLIES)?;
     if (i + 1).is_multiple_of((n / 20).max(1)) || i + 1 == n {
         eprintln!("score-with {}: {}/{n} games", labeller.name(), i + 1);
     }
@@ -447,7 +448,7 @@ fn pgn_samples(
             Ok(game) => {
                 if let Some(l) = labeller.as_deref_mut() {
                     scores.resize(i, Vec::new());
-                    scores.push(label_game(l, rules, &game, OPENING_PLIES, i, games.len())?);
+                    scores.push(label_game(l, rules, eval, &game, i, games.len())?);
                 }
                 let sc = scores.get(i).map_or(&[][..], Vec::as_slice);
                 out.push(tune::samples_from_game(rules, eval, &game, result, sc));

@@ -117,10 +117,17 @@ impl fmt::Display for Breakdown {
             )?;
         }
         writeln!(f, "phase {} of {PHASE_MAX}", self.phase)?;
-        write!(
+        writeln!(
             f,
             "total {} (White's side, endgame corrections included)",
             self.white_total
+        )?;
+        // Stockfish's own last line, in pawns: what `tune --score-with --score-depth 0` reads
+        // from any engine that prints it.
+        write!(
+            f,
+            "Total evaluation: {:.2} (white side)",
+            self.white_total as f64 / 100.0
         )
     }
 }
@@ -145,5 +152,8 @@ mod tests {
         // White: minister, knight, bishop, two rooks; Black: queen, two rooks, two bishops.
         assert!(material.white[0] < material.black[0] + 100, "{b}");
         assert!(b.to_string().contains("phase"));
+        let last = b.to_string().lines().last().unwrap().to_string();
+        let pawns = format!("{:.2}", b.white_total as f64 / 100.0);
+        assert_eq!(last, format!("Total evaluation: {pawns} (white side)"));
     }
 }

@@ -32,6 +32,8 @@ pub struct Evaluator {
     centre: Vec<i32>,
     /// Per colour and square: rank counted from the colour's own side.
     rel_rank: [Vec<usize>; 2],
+    /// Per square: the file folded onto the board's left half (0 = an edge file).
+    folded_file: Vec<usize>,
     /// Per colour and square: ranks to the promotion zone on the file (0: none).
     promo_distance: [Vec<usize>; 2],
     /// Per colour and square: the squares ahead on the file and the files beside it.
@@ -144,6 +146,12 @@ impl Evaluator {
                 })
                 .collect()
         });
+        let folded_file = (0..n as Square)
+            .map(|sq| {
+                let f = geo.file(sq) as usize;
+                f.min(geo.files as usize - 1 - f)
+            })
+            .collect();
         let (adjacent_files, front_file, front_span) = pawn_spans(rules);
         let cf = (geo.files as f64 - 1.0) / 2.0;
         let cr = (geo.ranks as f64 - 1.0) / 2.0;
@@ -159,6 +167,7 @@ impl Evaluator {
             weights,
             centre: centre_table(rules),
             rel_rank,
+            folded_file,
             promo_distance,
             front_span,
             front_file,
@@ -330,6 +339,7 @@ impl Evaluator {
         let n = rules.geo.squares();
         sink.add(c, l.material + t, 1);
         sink.add(c, l.rank + t * l.ranks + self.rel_rank[c][s], 1);
+        sink.add(c, l.file + t * l.half_files + self.folded_file[s], 1);
         let centre = self.centre[t * n + s];
         if centre != 0 {
             sink.add(c, l.centre + t, centre);

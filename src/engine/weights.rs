@@ -19,6 +19,8 @@ pub struct Layout {
     pub kinds: usize,
     /// Number of ranks (for the per-rank and passed-pawn terms).
     pub ranks: usize,
+    /// Number of folded files (a file and its mirror image count as one): `(files + 1) / 2`.
+    pub half_files: usize,
     /// Value of a piece kind.
     pub material: usize,
     /// Per kind: times (empty-board mobility on the square - the kind's average).
@@ -61,13 +63,17 @@ pub struct Layout {
     /// A passed pawn's way to promotion free of enemy pieces and attacks (graded), times the
     /// advance weight.
     pub passed_free: usize,
+    /// Per kind and folded file (0 = an edge file): where a piece stands across the board,
+    /// which the rank terms cannot say (a king tucked in a corner, a knight on the rim).
+    pub file: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
 
 impl Layout {
-    /// The layout for `kinds` piece kinds on a board of `ranks` ranks.
-    pub fn new(kinds: usize, ranks: usize) -> Layout {
+    /// The layout for `kinds` piece kinds on a board of `files` x `ranks`.
+    pub fn new(kinds: usize, ranks: usize, files: usize) -> Layout {
+        let half_files = files.div_ceil(2).max(1);
         let material = 0;
         let centre = material + kinds;
         let rank = centre + kinds;
@@ -75,9 +81,11 @@ impl Layout {
         let king_pressure = mobility + kinds;
         let passed = king_pressure + 6;
         let pawn_threat = passed + ranks;
+        let file = pawn_threat + 6 + 3 * kinds;
         Layout {
             kinds,
             ranks,
+            half_files,
             material,
             centre,
             rank,
@@ -98,7 +106,8 @@ impl Layout {
             passed_king_own: pawn_threat + 3 + 3 * kinds,
             passed_king_enemy: pawn_threat + 4 + 3 * kinds,
             passed_free: pawn_threat + 5 + 3 * kinds,
-            len: pawn_threat + 6 + 3 * kinds,
+            file,
+            len: file + kinds * half_files,
         }
     }
 
@@ -115,6 +124,9 @@ impl Layout {
             n[self.trapped + t] = format!("mobility.trapped.{}", letter(t));
             for r in 0..self.ranks {
                 n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
+            }
+            for f in 0..self.half_files {
+                n[self.file + t * self.half_files + f] = format!("file.{}.{}", letter(t), f + 1);
             }
         }
         for d in 0..self.ranks {
@@ -183,7 +195,11 @@ impl std::error::Error for WeightsError {}
 impl Weights {
     /// The weights derived from the rules alone: what the engine uses without a weights file.
     pub fn derived(rules: &Rules) -> Weights {
-        let layout = Layout::new(rules.n_types, rules.geo.ranks as usize);
+        let layout = Layout::new(
+            rules.n_types,
+            rules.geo.ranks as usize,
+            rules.geo.files as usize,
+        );
         let mut v = vec![[0, 0]; layout.len];
         for t in 0..rules.n_types {
             let value = if t == rules.royal {

@@ -325,7 +325,7 @@ mod tests {
 
     /// Weights over a tiny layout, every value `v`.
     fn flat(v: i32) -> Weights {
-        let layout = Layout::new(2, 4);
+        let layout = Layout::new(2, 4, 4);
         let len = layout.len;
         Weights {
             layout,
