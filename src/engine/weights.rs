@@ -342,10 +342,28 @@ fn pair(name: &str, v: &toml::Value) -> Result<Pair, WeightsError> {
 
 /// Weights files shipped in `variants/weights/`, built into the binary beside the variant
 /// files, by the name the variant's `[engine] weights` gives.
-pub const BUILTIN_FILES: &[(&str, &str)] = &[(
-    "weights/crc.toml",
-    include_str!("../../variants/weights/crc.toml"),
-)];
+pub const BUILTIN_FILES: &[(&str, &str)] = &[
+    (
+        "weights/crc.toml",
+        include_str!("../../variants/weights/crc.toml"),
+    ),
+    (
+        "weights/merc.toml",
+        include_str!("../../variants/weights/merc.toml"),
+    ),
+    (
+        "weights/mrc.toml",
+        include_str!("../../variants/weights/mrc.toml"),
+    ),
+    (
+        "weights/mrc64.toml",
+        include_str!("../../variants/weights/mrc64.toml"),
+    ),
+    (
+        "weights/pmrc.toml",
+        include_str!("../../variants/weights/pmrc.toml"),
+    ),
+];
 
 /// Where the weights a variant names live: a path beside the variant file, or the built-in
 /// copy for a built-in variant. None when the variant names no weights file.
