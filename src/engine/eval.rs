@@ -489,18 +489,43 @@ impl Evaluator {
         sink: &mut S,
     ) {
         let l = self.layout();
-        let pressure = (att.all[c.other()] & zone).count().min(8) as i32;
+        let e = c.other();
+        let pressure = (att.all[e] & zone).count().min(8) as i32;
+        let attackers = att.king_attackers[e].min(6);
         sink.add(c, l.king_pressure, pressure * pressure);
-        sink.add(c, l.king_attackers, att.king_attackers[c.other()].min(6));
+        sink.add(c, l.king_attackers, attackers);
         if let Some(p) = rules.pawn {
             let shield = (pos.pieces_of(c, p) & zone).count().min(3) as i32;
             sink.add(c, l.king_shield, shield);
         }
-        self.safe_checks(rules, pos, c, att, sink);
+        let checks = self.safe_checks(rules, pos, c, att, sink).min(8);
+        if attackers == 0 && checks == 0 {
+            return;
+        }
+        let mut defended = Bitboard::EMPTY;
+        for t in 0..rules.n_types {
+            defended |= att.by_kind[c][t];
+        }
+        let weak = (att.all[e] & zone & !defended).count().min(8) as i32;
+        let d = l.danger;
+        for (i, n) in [
+            attackers * pressure,
+            attackers * checks,
+            weak,
+            attackers * weak,
+            checks * checks,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if n != 0 {
+                sink.add(c, d + i, n);
+            }
+        }
     }
 
     /// Checks the enemy could give next move from squares `c` does not guard, per kind of
-    /// checker (pawns and the king left out).
+    /// checker (pawns and the king left out). Returns how many were counted in all.
     #[inline(always)]
     fn safe_checks<S: TermSink>(
         &self,
@@ -509,12 +534,13 @@ impl Evaluator {
         c: Colour,
         att: &Attacks,
         sink: &mut S,
-    ) {
+    ) -> i32 {
         let l = self.layout();
         let e = c.other();
         let k = pos.king_square(c);
         let occ = pos.occupied();
         let safe = !att.all[c] & !pos.colour_bb(e);
+        let mut total = 0;
         for u in 0..rules.n_types {
             if u == rules.royal || Some(u) == rules.pawn {
                 continue;
@@ -530,8 +556,10 @@ impl Evaluator {
             let n = (from & reach).count().min(4) as i32;
             if n != 0 {
                 sink.add(c, l.safe_check + u, n);
+                total += n;
             }
         }
+        total
     }
 }
 
@@ -691,7 +719,12 @@ mod tests {
     fn evaluation_is_symmetric_in_every_seed_variant() {
         for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
             let rules = catalog::load_rules(v).unwrap();
-            let ev = Evaluator::new(&rules, Weights::derived(&rules));
+            let mut w = Weights::derived(&rules);
+            // The king-danger terms are zero in the derived weights: give them a value.
+            for i in 0..crate::engine::weights::DANGER_TERMS.len() {
+                w.values[w.layout.danger + i] = [-7, -3];
+            }
+            let ev = Evaluator::new(&rules, w);
             for id in [7, 123] {
                 let sp = crate::setup::from_id(&rules.variant, id).unwrap();
                 let fen = crate::setup::start_fen(&rules.variant, &sp);
@@ -736,6 +769,20 @@ mod tests {
         let fen = "3qk3/8/8/8/3Q4/8/8/n3K3 w - - 0 1";
         let (_, l, r) = record("chess", fen);
         assert_eq!(r[l.threat_lesser + q], [0, 0]);
+    }
+
+    #[test]
+    fn king_danger_multiplies_the_zone_counts() {
+        // The black rook on a2 attacks g2 and h2 beside the white king (one attacker, two
+        // squares pressed, both weak: no white piece but the king defends them) and can check
+        // safely from a1 (h2 is guarded by the king).
+        let (_, l, r) = record("chess", "k7/8/8/8/8/8/r7/7K w - - 0 1");
+        let white: Vec<i32> = (0..5).map(|i| r[l.danger + i][0]).collect();
+        assert_eq!(white, [2, 1, 2, 2, 1]);
+        assert!((0..5).all(|i| r[l.danger + i][1] == 0));
+        // A white rook on g3 defends g2: one weak square left.
+        let (_, l, r) = record("chess", "k7/8/8/8/8/6R1/r7/7K w - - 0 1");
+        assert_eq!(r[l.danger + 2][0], 1);
     }
 
     #[test]

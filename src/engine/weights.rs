@@ -66,6 +66,9 @@ pub struct Layout {
     /// Per kind and folded file (0 = an edge file): where a piece stands across the board,
     /// which the rank terms cannot say (a king tucked in a corner, a knight on the rim).
     pub file: usize,
+    /// King danger, where attacks on a king add up to more than their sum: products of the
+    /// king-zone counts (see [`DANGER_TERMS`]).
+    pub danger: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -107,7 +110,8 @@ impl Layout {
             passed_king_enemy: pawn_threat + 4 + 3 * kinds,
             passed_free: pawn_threat + 5 + 3 * kinds,
             file,
-            len: file + kinds * half_files,
+            danger: file + kinds * half_files,
+            len: file + kinds * half_files + DANGER_TERMS.len(),
         }
     }
 
@@ -149,9 +153,24 @@ impl Layout {
         for (i, name) in single {
             n[i] = name.to_string();
         }
+        for (i, name) in DANGER_TERMS.iter().enumerate() {
+            n[self.danger + i] = format!("king.danger.{name}");
+        }
         n
     }
 }
+
+/// The king-danger products, in layout order, for a king's zone: enemy pieces attacking it
+/// (`attackers`), its squares they attack (`pressure`), their safe checks (`checks`) and its
+/// squares they attack that no own piece but the king defends (`weak`). Zero in the derived
+/// weights: a fit gives them their values.
+pub const DANGER_TERMS: [&str; 5] = [
+    "attackers_pressure",
+    "attackers_checks",
+    "weak",
+    "attackers_weak",
+    "checks_squared",
+];
 
 /// A full parameter set for one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
