@@ -64,7 +64,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0)]
     pub trace: usize,
     /// Only fit these term groups (comma-separated name prefixes: material, centre, rank, file,
-    /// mobility, king, pawn, passed, threat, tempo); default all
+    /// square, mobility, king, pawn, passed, threat, tempo); default all
     #[arg(long, value_delimiter = ',')]
     pub terms: Vec<String>,
     /// Fit every term at once instead of material first, then everything
@@ -214,7 +214,7 @@ fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
     let group = |n: &str| n.split('.').next().unwrap_or("").to_string();
     for t in terms {
         if !names.iter().any(|n| group(n) == *t) {
-            bail!("--terms: no term group {t:?} (groups: material, centre, rank, file, mobility, king, pawn, passed, threat, tempo)");
+            bail!("--terms: no term group {t:?} (groups: material, centre, rank, file, square, mobility, king, pawn, passed, threat, tempo)");
         }
     }
     Ok(Some(

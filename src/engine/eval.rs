@@ -340,6 +340,11 @@ impl Evaluator {
         sink.add(c, l.material + t, 1);
         sink.add(c, l.rank + t * l.ranks + self.rel_rank[c][s], 1);
         sink.add(c, l.file + t * l.half_files + self.folded_file[s], 1);
+        sink.add(
+            c,
+            l.square_index(t, self.rel_rank[c][s], self.folded_file[s]),
+            1,
+        );
         let centre = self.centre[t * n + s];
         if centre != 0 {
             sink.add(c, l.centre + t, centre);
@@ -783,6 +788,16 @@ mod tests {
         // A white rook on g3 defends g2: one weak square left.
         let (_, l, r) = record("chess", "k7/8/8/8/8/6R1/r7/7K w - - 0 1");
         assert_eq!(r[l.danger + 2][0], 1);
+    }
+
+    #[test]
+    fn piece_squares_count_from_each_side_and_fold_the_files() {
+        // A white knight on c3 and a black one on f6 stand on the same square as each side
+        // sees it (f is c's mirror image on eight files, rank 6 is Black's third).
+        let (rules, l, r) = record("chess", "4k3/8/5n2/8/8/2N5/8/4K3 w - - 0 1");
+        let n = rules.variant.piece_index('N').unwrap();
+        assert_eq!(r[l.square_index(n, 2, 2)], [1, 1]);
+        assert_eq!(r[l.square_index(n, 2, 3)], [0, 0]);
     }
 
     #[test]

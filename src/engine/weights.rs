@@ -69,6 +69,10 @@ pub struct Layout {
     /// King danger, where attacks on a king add up to more than their sum: products of the
     /// king-zone counts (see [`DANGER_TERMS`]).
     pub danger: usize,
+    /// Per kind and square, the file folded onto the board's left half and the rank counted
+    /// from the piece's own side: a piece-square table for what rank, file and centre terms
+    /// cannot say apart (`square.N.c3`). Zero in the derived weights.
+    pub square: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -111,8 +115,15 @@ impl Layout {
             passed_free: pawn_threat + 5 + 3 * kinds,
             file,
             danger: file + kinds * half_files,
-            len: file + kinds * half_files + DANGER_TERMS.len(),
+            square: file + kinds * half_files + DANGER_TERMS.len(),
+            len: file + kinds * half_files + DANGER_TERMS.len() + kinds * half_files * ranks,
         }
+    }
+
+    /// The piece-square parameter of kind `t` on relative rank `rank` and folded file `file`.
+    #[inline(always)]
+    pub fn square_index(&self, t: usize, rank: usize, file: usize) -> usize {
+        self.square + (t * self.ranks + rank) * self.half_files + file
     }
 
     /// The name of every parameter, as a weights file writes it.
@@ -131,6 +142,10 @@ impl Layout {
             }
             for f in 0..self.half_files {
                 n[self.file + t * self.half_files + f] = format!("file.{}.{}", letter(t), f + 1);
+                for r in 0..self.ranks {
+                    let file = char::from(b'a' + f as u8);
+                    n[self.square_index(t, r, f)] = format!("square.{}.{file}{}", letter(t), r + 1);
+                }
             }
         }
         for d in 0..self.ranks {
@@ -492,5 +507,23 @@ mod tests {
             Err(WeightsError::OutOfRange(_))
         ));
         assert!(Weights::from_toml(&rules, "tempo = ").is_err());
+    }
+
+    #[test]
+    fn every_parameter_has_its_own_name_and_piece_squares_are_named_by_square() {
+        for v in ["mrc", "mrc64", "merc", "pmrc"] {
+            let rules = catalog::load_rules(v).unwrap();
+            let w = Weights::derived(&rules);
+            let names = w.layout.names(&rules);
+            let unique: std::collections::BTreeSet<_> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "{v}");
+            assert!(names.iter().all(|n| !n.is_empty()), "{v}");
+        }
+        let rules = catalog::load_rules("mrc").unwrap();
+        let n = rules.variant.piece_index('N').unwrap();
+        let w = Weights::from_toml(&rules, "square.N.c3 = [7, -7]").unwrap();
+        assert_eq!(w.values[w.layout.square_index(n, 2, 2)], [7, -7]);
+        // Nine files fold onto five: a to e; there is no f.
+        assert!(Weights::from_toml(&rules, "square.N.f3 = [7, -7]").is_err());
     }
 }
