@@ -89,6 +89,8 @@ impl Layout {
         let passed = king_pressure + 6;
         let pawn_threat = passed + ranks;
         let file = pawn_threat + 6 + 3 * kinds;
+        let danger = file + kinds * half_files;
+        let square = danger + DANGER_TERMS.len();
         Layout {
             kinds,
             ranks,
@@ -114,9 +116,9 @@ impl Layout {
             passed_king_enemy: pawn_threat + 4 + 3 * kinds,
             passed_free: pawn_threat + 5 + 3 * kinds,
             file,
-            danger: file + kinds * half_files,
-            square: file + kinds * half_files + DANGER_TERMS.len(),
-            len: file + kinds * half_files + DANGER_TERMS.len() + kinds * half_files * ranks,
+            danger,
+            square,
+            len: square + kinds * ranks * half_files,
         }
     }
 
