@@ -7,7 +7,7 @@
 //! any variant file gets an evaluation. A mop-up term outside the tuned set drives a lone
 //! king to the edge, so won endings are won.
 
-use super::weights::{Layout, Weights};
+use super::weights::{Layout, Weights, SHELTER_TERMS, STORM_TERMS};
 use crate::game::insufficient_material;
 use crate::geometry::{Bitboard, Square};
 use crate::piece::Colour;
@@ -19,6 +19,12 @@ use crate::variant::MAX_PIECE_TYPES;
 pub trait TermSink {
     /// Counts `n` times parameter `param` in `colour`'s favour.
     fn add(&mut self, colour: Colour, param: usize, n: i32);
+
+    /// Whether terms whose weights are all zero must be counted too: yes for a fit, which
+    /// learns them; no for the score, where leaving them out saves time.
+    fn counts_zero_terms(&self) -> bool {
+        true
+    }
 }
 
 /// Phase scale: 256 is all pieces on, 0 is bare kings (and pawns).
@@ -42,6 +48,8 @@ pub struct Evaluator {
     front_file: [Vec<Bitboard>; 2],
     /// Per file: the files beside it.
     adjacent_files: Vec<Bitboard>,
+    /// Per square: the squares beside it on its rank (where a phalanx neighbour stands).
+    beside: Vec<Bitboard>,
     /// Per square: Chebyshev distance from the centre, doubled.
     centre_distance: Vec<i32>,
     /// Per kind: its share of the game phase (file values of the non-pawn pieces).
@@ -106,6 +114,10 @@ impl TermSink for Sum<'_> {
         self.mg[colour] += w[0] * n;
         self.eg[colour] += w[1] * n;
     }
+
+    fn counts_zero_terms(&self) -> bool {
+        false
+    }
 }
 
 /// Per-side attack maps gathered while the terms are counted.
@@ -163,6 +175,15 @@ impl Evaluator {
             })
             .collect();
         let (phase_value, full_phase) = phase_values(rules);
+        let beside = (0..n as Square)
+            .map(|sq| {
+                let mut b = Bitboard::EMPTY;
+                for s in [-1, 1].into_iter().filter_map(|df| geo.offset(sq, df, 0)) {
+                    b.set(s);
+                }
+                b
+            })
+            .collect();
         Evaluator {
             weights,
             centre: centre_table(rules),
@@ -172,12 +193,20 @@ impl Evaluator {
             front_span,
             front_file,
             adjacent_files,
+            beside,
             centre_distance,
             phase_value,
             full_phase,
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
         }
+    }
+
+    /// Does any parameter in `params` have a weight? Groups that are all zero (terms no
+    /// weights file has set) need not be counted for the score.
+    #[inline(always)]
+    fn any_weight(&self, params: std::ops::Range<usize>) -> bool {
+        self.weights.values[params].iter().any(|w| *w != [0, 0])
     }
 
     /// Where each term group sits in the weights.
@@ -417,19 +446,33 @@ impl Evaluator {
         let l = self.layout();
         let own = pos.pieces_of(c, p);
         let theirs = pos.pieces_of(c.other(), p);
+        let structure =
+            sink.counts_zero_terms() || self.any_weight(l.connected..l.isolated_unopposed + 1);
         for sq in own {
             let s = sq as usize;
             let file = rules.geo.file(sq) as usize;
             if (self.front_file[c][s] & own).any() {
                 sink.add(c, l.doubled, 1);
             }
-            if (self.adjacent_files[file] & own).is_empty() {
+            let opposed = (self.front_file[c][s] & theirs).any();
+            let neighbours = self.adjacent_files[file] & own;
+            if neighbours.is_empty() {
                 sink.add(c, l.isolated, 1);
+                if structure && !opposed {
+                    sink.add(c, l.isolated_unopposed, 1);
+                }
             }
-            if att.pawn[c].has(sq) {
+            let supported = att.pawn[c].has(sq);
+            if supported {
                 sink.add(c, l.supported, 1);
             }
             let d = self.promo_distance[c][s];
+            let phalanx = (self.beside[s] & own).any();
+            if structure && (phalanx || supported) {
+                // As Stockfish counts connected pawns: more for a phalanx, less when opposed.
+                let n = 2 + phalanx as i32 - opposed as i32;
+                sink.add(c, l.connected + d.min(l.ranks - 1), n);
+            }
             if d > 0 && (self.front_span[c][s] & theirs).is_empty() {
                 sink.add(c, l.passed + d.min(l.ranks - 1), 1);
                 self.passed_extras(rules, pos, (c, sq, d), att, sink);
@@ -502,6 +545,9 @@ impl Evaluator {
         if let Some(p) = rules.pawn {
             let shield = (pos.pieces_of(c, p) & zone).count().min(3) as i32;
             sink.add(c, l.king_shield, shield);
+            if sink.counts_zero_terms() || self.any_weight(l.shelter..l.connected) {
+                self.shelter_storm(rules, pos, (c, p), sink);
+            }
         }
         let checks = self.safe_checks(rules, pos, c, att, sink).min(8);
         if attackers == 0 && checks == 0 {
@@ -526,6 +572,39 @@ impl Evaluator {
             if n != 0 {
                 sink.add(c, d + i, n);
             }
+        }
+    }
+
+    /// Shelter and storm on the king's file and the files beside it: the nearest own pawn
+    /// in front of the king (or none), and the nearest enemy pawn in front of it, blocked
+    /// by an own pawn right in front of it or not.
+    #[inline(always)]
+    fn shelter_storm<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        (c, p): (Colour, usize),
+        sink: &mut S,
+    ) {
+        let l = self.layout();
+        let k = pos.king_square(c);
+        let kr = self.rel_rank[c][k as usize];
+        let nearest = |bb: Bitboard| bb.map(|s| self.rel_rank[c][s as usize]).min();
+        for df in -1..=1 {
+            let Some(base) = rules.geo.offset(k, df, 0) else {
+                continue;
+            };
+            let mut file = self.front_file[c][base as usize];
+            file.set(base);
+            let own = nearest(pos.pieces_of(c, p) & file);
+            let i = own.map_or(SHELTER_TERMS - 1, |r| (r - kr).min(SHELTER_TERMS - 2));
+            sink.add(c, l.shelter + i, 1);
+            let Some(r) = nearest(pos.pieces_of(c.other(), p) & file) else {
+                continue;
+            };
+            let i = (r - kr).clamp(1, STORM_TERMS) - 1;
+            let blocked = own == Some(r.wrapping_sub(1));
+            sink.add(c, if blocked { l.storm_blocked } else { l.storm } + i, 1);
         }
     }
 
@@ -729,6 +808,11 @@ mod tests {
             for i in 0..crate::engine::weights::DANGER_TERMS.len() {
                 w.values[w.layout.danger + i] = [-7, -3];
             }
+            // So are the shelter, storm and connected-pawn terms.
+            let l = w.layout.clone();
+            for i in l.shelter..l.isolated_unopposed + 1 {
+                w.values[i] = [5 + i as i32 % 7, -3];
+            }
             let ev = Evaluator::new(&rules, w);
             for id in [7, 123] {
                 let sp = crate::setup::from_id(&rules.variant, id).unwrap();
@@ -788,6 +872,37 @@ mod tests {
         // A white rook on g3 defends g2: one weak square left.
         let (_, l, r) = record("chess", "k7/8/8/8/8/6R1/r7/7K w - - 0 1");
         assert_eq!(r[l.danger + 2][0], 1);
+    }
+
+    #[test]
+    fn shelter_and_storm_count_the_nearest_pawns_on_the_kings_files() {
+        // White king g1: own pawns f2 (one rank ahead) and g3 (two), none on h; black pawns
+        // g4 (three ranks ahead, blocked by g3) and h4 (three, free). The black king on e8
+        // has no pawns of its own, and White's f2 stands six ranks in front of it.
+        let (_, l, r) = record("chess", "4k3/8/8/8/6pp/6P1/5P2/6K1 w - - 0 1");
+        let white = |base: usize, n: usize| (0..n).map(|i| r[base + i][0]).collect::<Vec<_>>();
+        let black = |base: usize, n: usize| (0..n).map(|i| r[base + i][1]).collect::<Vec<_>>();
+        assert_eq!(white(l.shelter, SHELTER_TERMS), [0, 1, 1, 0, 1]);
+        assert_eq!(white(l.storm, STORM_TERMS), [0, 0, 1, 0]);
+        assert_eq!(white(l.storm_blocked, STORM_TERMS), [0, 0, 1, 0]);
+        assert_eq!(black(l.shelter, SHELTER_TERMS), [0, 0, 0, 0, 3]);
+        assert_eq!(black(l.storm, STORM_TERMS), [0, 0, 0, 1]);
+        assert_eq!(black(l.storm_blocked, STORM_TERMS), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn connected_pawns_count_phalanx_support_and_opposition() {
+        // White d4 and e4 stand side by side; f3 supports e4; d4 is opposed by d6. a2 and
+        // Black's h7 are isolated with nothing in front of them; Black's d6 is isolated but
+        // opposed. d4 and e4 are four ranks from promotion.
+        let (_, l, r) = record("chess", "4k3/7p/3p4/8/3PP3/5P2/P7/4K3 w - - 0 1");
+        let connected: Vec<[i32; 2]> = (0..8).map(|d| r[l.connected + d]).collect();
+        let mut expected = vec![[0, 0]; 8];
+        // d4: 2 + phalanx - opposed = 2; e4: 2 + phalanx = 3.
+        expected[4] = [5, 0];
+        assert_eq!(connected, expected);
+        assert_eq!(r[l.isolated], [1, 2]);
+        assert_eq!(r[l.isolated_unopposed], [1, 1]);
     }
 
     #[test]

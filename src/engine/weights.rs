@@ -69,6 +69,23 @@ pub struct Layout {
     /// King danger, where attacks on a king add up to more than their sum: products of the
     /// king-zone counts (see [`DANGER_TERMS`]).
     pub danger: usize,
+    /// Pawn shelter: per file of the king and the files beside it, how far ahead of the
+    /// king its nearest own pawn on the file stands (`king.shelter.0`-`3`, 3 or more) or that
+    /// there is none (`king.shelter.open`). Zero in the derived weights, as are the storm
+    /// terms: with Stockfish 11's shape as defaults they played worse (README).
+    pub shelter: usize,
+    /// Pawn storm: per such file, how far ahead of the king the nearest enemy pawn stands
+    /// (`king.storm.1`-`4`, 4 or more), when no own pawn blocks it.
+    pub storm: usize,
+    /// The same when an own pawn stands right in front of it (`king.storm_blocked.1`-`4`).
+    pub storm_blocked: usize,
+    /// Connected pawns (a phalanx neighbour or a supporting pawn) per distance to promotion
+    /// (`pawn.connected.N`), counted 2, plus 1 for a phalanx, minus 1 when opposed. Zero in
+    /// the derived weights.
+    pub connected: usize,
+    /// An isolated pawn with no enemy pawn in front of it, open to attack along its file
+    /// (`pawn.isolated_unopposed`, on top of `pawn.isolated`). Zero in the derived weights.
+    pub isolated_unopposed: usize,
     /// Per kind and square, the file folded onto the board's left half and the rank counted
     /// from the piece's own side: a piece-square table for what rank, file and centre terms
     /// cannot say apart (`square.N.c3`). Zero in the derived weights.
@@ -90,7 +107,12 @@ impl Layout {
         let pawn_threat = passed + ranks;
         let file = pawn_threat + 6 + 3 * kinds;
         let danger = file + kinds * half_files;
-        let square = danger + DANGER_TERMS.len();
+        let shelter = danger + DANGER_TERMS.len();
+        let storm = shelter + SHELTER_TERMS;
+        let storm_blocked = storm + STORM_TERMS;
+        let connected = storm_blocked + STORM_TERMS;
+        let isolated_unopposed = connected + ranks;
+        let square = isolated_unopposed + 1;
         Layout {
             kinds,
             ranks,
@@ -117,6 +139,11 @@ impl Layout {
             passed_free: pawn_threat + 5 + 3 * kinds,
             file,
             danger,
+            shelter,
+            storm,
+            storm_blocked,
+            connected,
+            isolated_unopposed,
             square,
             len: square + kinds * ranks * half_files,
         }
@@ -152,6 +179,7 @@ impl Layout {
         }
         for d in 0..self.ranks {
             n[self.passed + d] = format!("passed.{d}");
+            n[self.connected + d] = format!("pawn.connected.{d}");
         }
         let single = [
             (self.king_pressure, "king.pressure"),
@@ -160,6 +188,7 @@ impl Layout {
             (self.doubled, "pawn.doubled"),
             (self.isolated, "pawn.isolated"),
             (self.supported, "pawn.supported"),
+            (self.isolated_unopposed, "pawn.isolated_unopposed"),
             (self.pawn_threat, "threat.pawn"),
             (self.hanging, "threat.hanging"),
             (self.tempo, "tempo"),
@@ -173,9 +202,22 @@ impl Layout {
         for (i, name) in DANGER_TERMS.iter().enumerate() {
             n[self.danger + i] = format!("king.danger.{name}");
         }
+        for d in 0..SHELTER_TERMS - 1 {
+            n[self.shelter + d] = format!("king.shelter.{d}");
+        }
+        n[self.shelter + SHELTER_TERMS - 1] = "king.shelter.open".to_string();
+        for d in 0..STORM_TERMS {
+            n[self.storm + d] = format!("king.storm.{}", d + 1);
+            n[self.storm_blocked + d] = format!("king.storm_blocked.{}", d + 1);
+        }
         n
     }
 }
+
+/// Shelter parameters: own pawn 0, 1, 2, 3 or more ranks ahead of the king, or none.
+pub const SHELTER_TERMS: usize = 5;
+/// Storm parameters (each, blocked or not): enemy pawn 1, 2, 3, 4 or more ranks ahead.
+pub const STORM_TERMS: usize = 4;
 
 /// The king-danger products, in layout order, for a king's zone: enemy pieces attacking it
 /// (`attackers`), its squares they attack (`pressure`), their safe checks (`checks`) and its
