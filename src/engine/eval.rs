@@ -32,7 +32,8 @@ pub const PHASE_MAX: i32 = 256;
 
 /// Tables computed once per variant, plus the weights.
 pub struct Evaluator {
-    /// The parameters the evaluation multiplies its terms with.
+    /// The parameters the evaluation multiplies its terms with (read, not changed, after
+    /// construction: the `scores_*` flags are derived from them).
     pub weights: Weights,
     /// `[kind * squares + square]`: empty-board mobility minus the kind's average.
     centre: Vec<i32>,
@@ -55,6 +56,10 @@ pub struct Evaluator {
     /// Per kind: its share of the game phase (file values of the non-pawn pieces).
     phase_value: Vec<i32>,
     full_phase: i32,
+    /// Whether the weights give the shelter and storm terms, and the connected-pawn terms,
+    /// any value: groups that are all zero are not counted for the score.
+    scores_shelter_storm: bool,
+    scores_pawn_links: bool,
     /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
     cheaper: Vec<Vec<usize>>,
     /// Per colour and kind: the rays along which a piece of that kind and colour attacks
@@ -184,7 +189,13 @@ impl Evaluator {
                 b
             })
             .collect();
+        let any_weight =
+            |params: std::ops::Range<usize>| weights.values[params].iter().any(|w| *w != [0, 0]);
+        let scores_shelter_storm = any_weight(weights.layout.shelter_storm());
+        let scores_pawn_links = any_weight(weights.layout.pawn_links());
         Evaluator {
+            scores_shelter_storm,
+            scores_pawn_links,
             weights,
             centre: centre_table(rules),
             rel_rank,
@@ -200,13 +211,6 @@ impl Evaluator {
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
         }
-    }
-
-    /// Does any parameter in `params` have a weight? Groups that are all zero (terms no
-    /// weights file has set) need not be counted for the score.
-    #[inline(always)]
-    fn any_weight(&self, params: std::ops::Range<usize>) -> bool {
-        self.weights.values[params].iter().any(|w| *w != [0, 0])
     }
 
     /// Where each term group sits in the weights.
@@ -446,8 +450,7 @@ impl Evaluator {
         let l = self.layout();
         let own = pos.pieces_of(c, p);
         let theirs = pos.pieces_of(c.other(), p);
-        let structure =
-            sink.counts_zero_terms() || self.any_weight(l.connected..l.isolated_unopposed + 1);
+        let links = self.scores_pawn_links || sink.counts_zero_terms();
         for sq in own {
             let s = sq as usize;
             let file = rules.geo.file(sq) as usize;
@@ -458,7 +461,7 @@ impl Evaluator {
             let neighbours = self.adjacent_files[file] & own;
             if neighbours.is_empty() {
                 sink.add(c, l.isolated, 1);
-                if structure && !opposed {
+                if links && !opposed {
                     sink.add(c, l.isolated_unopposed, 1);
                 }
             }
@@ -468,7 +471,7 @@ impl Evaluator {
             }
             let d = self.promo_distance[c][s];
             let phalanx = (self.beside[s] & own).any();
-            if structure && (phalanx || supported) {
+            if links && (phalanx || supported) {
                 // As Stockfish counts connected pawns: more for a phalanx, less when opposed.
                 let n = 2 + phalanx as i32 - opposed as i32;
                 sink.add(c, l.connected + d.min(l.ranks - 1), n);
@@ -545,7 +548,7 @@ impl Evaluator {
         if let Some(p) = rules.pawn {
             let shield = (pos.pieces_of(c, p) & zone).count().min(3) as i32;
             sink.add(c, l.king_shield, shield);
-            if sink.counts_zero_terms() || self.any_weight(l.shelter..l.connected) {
+            if self.scores_shelter_storm || sink.counts_zero_terms() {
                 self.shelter_storm(rules, pos, (c, p), sink);
             }
         }
@@ -810,7 +813,7 @@ mod tests {
             }
             // So are the shelter, storm and connected-pawn terms.
             let l = w.layout.clone();
-            for i in l.shelter..l.isolated_unopposed + 1 {
+            for i in l.shelter_storm().chain(l.pawn_links()) {
                 w.values[i] = [5 + i as i32 % 7, -3];
             }
             let ev = Evaluator::new(&rules, w);

@@ -149,6 +149,16 @@ impl Layout {
         }
     }
 
+    /// The shelter and storm parameters, one block (`king.shelter.*`, `king.storm*`).
+    pub fn shelter_storm(&self) -> std::ops::Range<usize> {
+        self.shelter..self.storm_blocked + STORM_TERMS
+    }
+
+    /// The connected and unopposed-isolated pawn parameters, one block.
+    pub fn pawn_links(&self) -> std::ops::Range<usize> {
+        self.connected..self.isolated_unopposed + 1
+    }
+
     /// The piece-square parameter of kind `t` on relative rank `rank` and folded file `file`.
     #[inline(always)]
     pub fn square_index(&self, t: usize, rank: usize, file: usize) -> usize {
