@@ -4,8 +4,9 @@
 //! pieces XBoard cannot guess (`piece M& BN`).
 //!
 //! XBoard's conventions differ from ours in two places: on a board with ten or more ranks it
-//! numbers ranks from 0 (`a0`..`j9`) in moves and FEN squares, and it writes castling as
-//! `O-O`/`O-O-O`. Conversion happens only at the edge (`notation.rs`).
+//! numbers ranks from 0 (`a0`..`j9`) in moves and FEN squares, and it reads `O-O`/`O-O-O` by
+//! its own board-width rules, so castling is sent as the king's move (`e1g1`). Conversion
+//! happens only at the edge (`notation.rs`).
 //!
 //! XBoard tests the legality of every engine move by its own rules unless it runs with
 //! `-testLegality false`. By default the session therefore plays only what XBoard can test

@@ -1,5 +1,5 @@
 //! How XBoard writes what we write: piece pictures (`setup` and `piece` lines), moves and FENs
-//! (0-based rank numbers on boards with ten or more ranks, `O-O`/`O-O-O` castling).
+//! (0-based rank numbers on boards with ten or more ranks, castling as the king's move).
 
 use super::super::{parse_coord, CoordError};
 use crate::piece::Colour;
@@ -119,11 +119,46 @@ fn shift_ranks(s: &str, delta: i32) -> String {
 
 /// A move as XBoard writes it.
 pub fn move_to_xboard(rules: &Rules, m: Move) -> String {
-    match m.kind {
-        MoveKind::Castle { side: 1 } => "O-O".into(),
-        MoveKind::Castle { .. } => "O-O-O".into(),
-        _ if zero_based(rules) => shift_ranks(&m.uci(rules), -1),
+    let coords = match m.kind {
+        MoveKind::Castle { side } => match castle_king_move(rules, m, side as usize) {
+            Some(text) => text,
+            None => return castle_san(rules, m, side as usize).into(),
+        },
         _ => m.uci(rules),
+    };
+    if zero_based(rules) {
+        shift_ranks(&coords, -1)
+    } else {
+        coords
+    }
+}
+
+/// A castling as the king's own move (`e1g1`), which XBoard reads as castling whenever the
+/// king moves two or more files along its rank: with legality testing it must be one of the
+/// castlings XBoard generates, without it XBoard moves the nearest piece beyond the king to
+/// the king's inner side, as our castling does. `None` when the king moves less than two
+/// files (the text would be an ordinary king move).
+fn castle_king_move(rules: &Rules, m: Move, side: usize) -> Option<String> {
+    let g = &rules.geo;
+    let king_file = rules.castle_sides()?[side].king_file;
+    let from_file = g.file(m.from);
+    if from_file.abs_diff(king_file) < 2 {
+        return None;
+    }
+    let to = g.square(king_file, g.rank(m.from));
+    Some(format!("{}{}", g.square_name(m.from), g.square_name(to)))
+}
+
+/// `O-O` or `O-O-O` as XBoard's parser reads them: with the king on file `(W-1)/2` (the d-file
+/// of eight files, the e-file of nine) it takes them as "wild" castlings, `O-O` toward the
+/// a-side; elsewhere `O-O` goes toward the other side.
+fn castle_san(rules: &Rules, m: Move, side: usize) -> &'static str {
+    let g = &rules.geo;
+    let wild = g.file(m.from) as usize == (g.files as usize - 1) / 2;
+    if (side == 1) != wild {
+        "O-O"
+    } else {
+        "O-O-O"
     }
 }
 
@@ -253,5 +288,46 @@ mod tests {
         let pos = Position::from_fen(&rules, &fen).unwrap();
         let m = move_from_xboard(&rules, &pos, "e2e4").unwrap();
         assert_eq!(move_to_xboard(&rules, m), "e2e4");
+    }
+
+    /// Our castlings, written the way XBoard reads them back as the same castling.
+    fn castlings(variant: &str, fen: &str) -> Vec<String> {
+        let rules = catalog::load_rules(variant).unwrap();
+        let pos = Position::from_fen(&rules, fen).unwrap();
+        let mut out: Vec<String> = pos
+            .legal_moves(&rules)
+            .iter()
+            .filter(|m| matches!(m.kind, MoveKind::Castle { .. }))
+            .map(|&m| {
+                let text = move_to_xboard(&rules, m);
+                assert_eq!(move_from_xboard(&rules, &pos, &text), Ok(m), "{text}");
+                text
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn castling_is_written_as_the_kings_move() {
+        // Nine files: XBoard would read `O-O` from the e-file as the wild castling to b1.
+        let mrc = castlings("mrc", "r3k3r/9/9/9/9/9/9/9/R3K3R w KQkq - 0 1");
+        assert_eq!(mrc, ["e1c1", "e1g1"]);
+        // Ten ranks: XBoard's rank numbers start at 0.
+        let merc = castlings("merc", "10/r4k3r/10/10/10/10/10/10/R4K3R/10 w KQkq - 0 1");
+        assert_eq!(merc, ["f1c1", "f1h1"]);
+    }
+
+    #[test]
+    fn castling_by_one_file_names_the_side_as_xboard_reads_it() {
+        let rules = catalog::load_rules("mrc").unwrap();
+        let g = &rules.geo;
+        let e1 = g.parse_square("e1").unwrap();
+        let m = |side| Move::new(e1, e1, MoveKind::Castle { side });
+        // From the e-file of nine files XBoard's `O-O` is the a-side castling.
+        assert_eq!(castle_san(&rules, m(0), 0), "O-O");
+        assert_eq!(castle_san(&rules, m(1), 1), "O-O-O");
+        let chess = catalog::load_rules("chess").unwrap();
+        assert_eq!(castle_san(&chess, m(1), 1), "O-O");
     }
 }
