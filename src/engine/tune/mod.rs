@@ -9,6 +9,7 @@
 //! other weights.
 
 mod fit;
+pub mod net;
 mod qleaf;
 mod verify;
 
