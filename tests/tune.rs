@@ -110,56 +110,7 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
         "{}",
         r.stderr
     );
-    network_from_scores(pgn, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// `tune-net` trains a network on the scored games; a variant file naming it evaluates with
-/// it, and one naming a damaged file is refused with the file's name.
-fn network_from_scores(pgn: &str, dir: &std::path::Path) {
-    let net = dir.join("nets").join("v.net");
-    std::fs::create_dir_all(net.parent().unwrap()).unwrap();
-    let args = [
-        "tune-net",
-        "--variant",
-        "mrc64",
-        "--pgn",
-        pgn,
-        "--out",
-        net.to_str().unwrap(),
-        "--hidden",
-        "8",
-        "--epochs",
-        "3",
-        "--holdout",
-        "2",
-    ];
-    let r = support::run(support::command(&args, dir), b"", Duration::from_secs(120));
-    assert!(r.status.success(), "{}", r.stderr);
-    assert!(r.stdout.contains("held-out loss"), "{}", r.stdout);
-    assert!(std::fs::metadata(&net).unwrap().len() > 1000);
-
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/mrc64.toml"))
-        .unwrap();
-    let engine = text.find("[engine]").unwrap();
-    let variant = format!("{}[engine]\nnetwork = \"nets/v.net\"\n", &text[..engine]);
-    let file = dir.join("v.toml");
-    std::fs::write(&file, variant).unwrap();
-    let file = file.to_str().unwrap();
-    let input = b"uci\nposition startpos moves e2e4\neval\nquit\n";
-    let args = ["uci", "--variant-path", file, "--variant", "v"];
-    let r = support::run(support::command(&args, dir), input, Duration::from_secs(60));
-    assert!(r.status.success(), "{}", r.stderr);
-    assert!(r.stdout.contains("\nnetwork "), "{}", r.stdout);
-
-    std::fs::write(&net, b"MCNET01\nnot a network").unwrap();
-    let r = support::run(
-        support::command(&["play", "--variant", file], dir),
-        b"quit\n",
-        Duration::from_secs(60),
-    );
-    assert!(!r.status.success(), "{}", r.stdout);
-    assert!(r.stderr.contains("[engine] network"), "{}", r.stderr);
 }
 
 #[test]

@@ -25,9 +25,7 @@ pub struct Breakdown {
     pub groups: Vec<GroupScore>,
     /// `PHASE_MAX` (256) with every piece on the board, 0 with kings and pawns only.
     pub phase: i32,
-    /// The network's correction from White's side (None without one), included in the total.
-    pub network: Option<i32>,
-    /// The full evaluation from White's side (endgame corrections and network included).
+    /// The full evaluation from White's side (endgame corrections included).
     pub white_total: i32,
 }
 
@@ -68,15 +66,12 @@ impl Evaluator {
             sums: vec![[[0; 2]; 2]; groups.len()],
         };
         self.terms(rules, pos, &mut sink);
-        let white = |stm: i32| {
-            if pos.side_to_move() == Colour::White {
-                stm
-            } else {
-                -stm
-            }
+        let stm = self.evaluate(rules, pos);
+        let white_total = if pos.side_to_move() == Colour::White {
+            stm
+        } else {
+            -stm
         };
-        let white_total = white(self.evaluate(rules, pos));
-        let network = self.network().map(|n| white(n.evaluate(pos)));
         Breakdown {
             groups: groups
                 .into_iter()
@@ -88,7 +83,6 @@ impl Evaluator {
                 })
                 .collect(),
             phase: self.phase(rules, pos),
-            network,
             white_total,
         }
     }
@@ -123,12 +117,9 @@ impl fmt::Display for Breakdown {
             )?;
         }
         writeln!(f, "phase {} of {PHASE_MAX}", self.phase)?;
-        if let Some(n) = self.network {
-            writeln!(f, "network {n} (White's side)")?;
-        }
         writeln!(
             f,
-            "total {} (White's side, endgame corrections and network included)",
+            "total {} (White's side, endgame corrections included)",
             self.white_total
         )?;
         // Stockfish's own last line, in pawns: what `tune --score-with --score-depth 0` reads
