@@ -39,8 +39,6 @@ enum Command {
     Serve(cli::serve::ServeArgs),
     /// Learn evaluation weights for a variant from self-play or PGN games (Texel's method)
     Tune(cli::tune::TuneArgs),
-    /// Train the network that corrects a variant's evaluation, from games another engine scored
-    TuneNet(cli::tune_net::TuneNetArgs),
     /// Count leaf nodes of the move tree (perft)
     Perft {
         #[command(flatten)]
@@ -74,7 +72,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Match(a) => cli::engines::run_match(a),
         Command::Serve(a) => cli::serve::run(a),
         Command::Tune(a) => cli::tune::run(a),
-        Command::TuneNet(a) => cli::tune_net::run(a),
         Command::Perft {
             choice,
             divide,

@@ -46,8 +46,6 @@ pub fn load_rules_for_engine(spec: &str) -> Result<Rules> {
     let rules = catalog::load_rules(spec).map_err(|e| anyhow!("{e}"))?;
     modern_chess::engine::weights::for_variant(&rules)
         .map_err(|e| anyhow!("{spec}: [engine] weights: {e}"))?;
-    modern_chess::engine::network::for_variant(&rules)
-        .map_err(|e| anyhow!("{spec}: [engine] network: {e}"))?;
     Ok(rules)
 }
 

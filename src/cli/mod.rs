@@ -14,6 +14,5 @@ pub mod replay;
 pub mod serve;
 pub mod strength;
 pub mod tune;
-pub mod tune_net;
 pub mod uci_client;
 pub mod worker;

@@ -371,7 +371,7 @@ fn score_lines<'a>(games: impl Iterator<Item = &'a [Option<i32>]>) -> String {
 }
 
 /// The scores file of a PGN file, when there is one (a game per line, as [`scores_text`]).
-pub(crate) fn read_scores(pgn: &std::path::Path) -> Result<Vec<Vec<Option<i32>>>> {
+fn read_scores(pgn: &std::path::Path) -> Result<Vec<Vec<Option<i32>>>> {
     let path = scores_path(pgn);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(Vec::new());

@@ -7,7 +7,6 @@
 //! any variant file gets an evaluation. A mop-up term outside the tuned set drives a lone
 //! king to the edge, so won endings are won.
 
-use super::network::Network;
 use super::weights::{Layout, Weights, SHELTER_TERMS, STORM_TERMS};
 use crate::game::insufficient_material;
 use crate::geometry::{Bitboard, Square};
@@ -66,8 +65,6 @@ pub struct Evaluator {
     /// Per colour and kind: the rays along which a piece of that kind and colour attacks
     /// a square, looking back from the square (where it could check a king from).
     check_rays: [Vec<Vec<usize>>; 2],
-    /// The learned correction added to the terms' sum, when the variant has one.
-    network: Option<std::sync::Arc<Network>>,
 }
 
 /// Static evaluations of recently seen positions, by hash (one per search thread): the
@@ -213,20 +210,7 @@ impl Evaluator {
             full_phase,
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
-            network: None,
         }
-    }
-
-    /// The same evaluator with `network`'s correction added to every evaluation (the caller
-    /// has checked that it fits the variant: [`Network::check_fits`]).
-    pub fn with_network(mut self, network: Option<std::sync::Arc<Network>>) -> Evaluator {
-        self.network = network;
-        self
-    }
-
-    /// The learned correction in use, if any.
-    pub fn network(&self) -> Option<&Network> {
-        self.network.as_deref()
     }
 
     /// Where each term group sits in the weights.
@@ -246,18 +230,8 @@ impl Evaluator {
         npm.min(self.full_phase) * PHASE_MAX / self.full_phase
     }
 
-    /// Static evaluation in centipawns from the side to move's point of view: the terms'
-    /// sum plus the network's correction.
+    /// Static evaluation in centipawns from the side to move's point of view.
     pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
-        let terms = self.evaluate_terms(rules, pos);
-        match &self.network {
-            Some(net) => terms + net.evaluate(pos),
-            None => terms,
-        }
-    }
-
-    /// The terms' sum alone, without the network (what the network was trained to correct).
-    pub fn evaluate_terms(&self, rules: &Rules, pos: &Position) -> i32 {
         // Counting squares is most of the work; without the processor's population count
         // instruction (not in the x86-64 baseline) every count is a dozen instructions.
         #[cfg(target_arch = "x86_64")]

@@ -21,7 +21,6 @@ mod eval;
 mod history;
 mod limits;
 mod movepick;
-pub mod network;
 mod root;
 mod search;
 mod see;
@@ -113,9 +112,8 @@ impl Engine {
 
     /// An engine with the given evaluation weights.
     pub fn with_weights(rules: Arc<Rules>, hash_mb: usize, weights: Weights) -> Engine {
-        let net = network::for_variant(&rules).ok().flatten().map(Arc::new);
         Engine {
-            eval: Evaluator::new(&rules, weights).with_network(net),
+            eval: Evaluator::new(&rules, weights),
             see: SeeValues::new(&rules),
             tt: Tt::new(hash_mb),
             lmr: LmrTable::new(),
@@ -129,8 +127,7 @@ impl Engine {
 
     /// Replaces the evaluation weights (a weights file, or the tuner's candidate).
     pub fn set_weights(&mut self, weights: Weights) {
-        let net = self.eval.network().cloned().map(Arc::new);
-        self.eval = Evaluator::new(&self.rules, weights).with_network(net);
+        self.eval = Evaluator::new(&self.rules, weights);
         for h in &mut self.histories {
             h.evals.clear();
         }

@@ -176,11 +176,6 @@ pub(crate) fn check(raw: &RawVariant, sources: &[Source]) -> Result<Variant, Var
             .as_ref()
             .and_then(|e| e.weights.as_ref())
             .map(|l| l.value.clone()),
-        network: raw
-            .engine
-            .as_ref()
-            .and_then(|e| e.network.as_ref())
-            .map(|l| l.value.clone()),
     };
     if !ck.errors.is_empty() {
         return Err(VariantError::Invalid(ck.errors));

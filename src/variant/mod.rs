@@ -249,9 +249,6 @@ pub struct EngineDef {
     /// Evaluation weights file, relative to the variant file (`weights = "mrc.weights.toml"`).
     /// None, or a file that does not exist, means the weights derived from the rules.
     pub weights: Option<String>,
-    /// Network file correcting the evaluation, relative to the variant file (`network =
-    /// "nets/mrc.net"`, made by `modern-chess tune-net`). None, or a missing file: no network.
-    pub network: Option<String>,
 }
 
 /// How Fairy-Stockfish knows the variant.

@@ -155,7 +155,7 @@ raw_table!(
 );
 raw_table!(
     /// `[engine]`.
-    RawEngine { weights: String, network: String; }
+    RawEngine { weights: String; }
 );
 
 /// The dotted key path of the value written at byte `offset`, found in the TOML document

@@ -9,7 +9,6 @@
 //! other weights.
 
 mod fit;
-pub mod net;
 mod qleaf;
 mod verify;
 
