@@ -291,3 +291,73 @@ fn level_8_beats_level_2() {
     let ours: f64 = score.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!(ours >= 0.8 * 12.0, "{score}");
 }
+
+/// `bench --strength --eval-with` plays our search with another engine's static evaluation
+/// (its `eval` command). With our own binary as that engine the evaluations are ours, so the
+/// games and every score and node count in them are those of a run without it (only the
+/// time differs: every evaluation goes through a pipe); with its
+/// scores divided by 4 they are not.
+#[test]
+fn a_piped_evaluation_is_the_one_the_search_uses() {
+    let dir = std::env::temp_dir().join(format!("mc-eval-with-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
+    let run = |extra: &[&str], name: &str| -> String {
+        let pgn = dir.join(name);
+        let mut args = vec![
+            "bench",
+            "--strength",
+            "--engine",
+            &me,
+            "--variants",
+            "mrc64",
+            "--games-per-variant",
+            "1",
+            "--depth",
+            "4",
+            "--engine-depth",
+            "3",
+            "--seed",
+            "9",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = run_binary(&args, 300);
+        assert!(ok, "{out}\n{err}");
+        // Every word but the seconds each move took (`0.001s`).
+        let text = std::fs::read_to_string(pgn).unwrap();
+        let timed = |w: &&str| {
+            w.strip_suffix('s')
+                .is_some_and(|n| n.parse::<f64>().is_ok())
+        };
+        let words: Vec<&str> = text.split_whitespace().filter(|w| !timed(w)).collect();
+        words.join(" ")
+    };
+    let own = run(&[], "own.pgn");
+    let piped = run(&["--eval-with", &me], "piped.pgn");
+    let quarter = run(&["--eval-with", &me, "--eval-scale", "4"], "quarter.pgn");
+    assert!(own.contains("n}"), "{own}");
+    assert_eq!(own, piped);
+    assert_ne!(own, quarter);
+    let (ok, _, err) = run_binary(
+        &[
+            "bench",
+            "--strength",
+            "--eval-with",
+            "/nonexistent/engine",
+            "--variants",
+            "mrc64",
+            "--games-per-variant",
+            "1",
+            "--depth",
+            "1",
+            "--engine",
+            &me,
+        ],
+        60,
+    );
+    assert!(ok || err.contains("--eval-with"), "{err}");
+    assert!(err.contains("--eval-with /nonexistent/engine"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

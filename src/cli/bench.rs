@@ -85,6 +85,15 @@ pub struct BenchArgs {
         requires = "strength"
     )]
     pub engine: String,
+    /// Strength benchmark, a diagnostic: our engine evaluates with this engine's static
+    /// evaluation (its `eval` command, e.g. /usr/games/fairy-stockfish) instead of its own,
+    /// so the match measures our search alone against the other engine's
+    #[arg(long, value_name = "CMD", requires = "strength")]
+    pub eval_with: Option<String>,
+    /// Strength benchmark: --eval-with's centipawns per one of ours (Fairy-Stockfish 11.1's
+    /// static evaluation runs about 1.2 times ours)
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with")]
+    pub eval_scale: f64,
     /// Strength benchmark: seed of the random start positions (the same seed, the same starts)
     #[arg(long, value_name = "S", default_value_t = 1, requires = "strength")]
     pub seed: u64,

@@ -228,6 +228,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         max_plies: a.max_plies,
         hash_mb: a.hash,
         keep_adjustment: a.adjustment,
+        eval_with: None,
     };
     let rules = Arc::new(rules);
     // Each game goes out as it ends, to stdout and to --pgn, so a match cut short (or an

@@ -17,7 +17,7 @@ use super::matchplay::{configure, MatchConfig};
 use super::uci_client::UciClient;
 use anyhow::Result;
 use modern_chess::engine::tune::quiet_leaf;
-use modern_chess::engine::Evaluator;
+use modern_chess::engine::{Evaluator, ExternalEval};
 use modern_chess::{Colour, Game, Position, Rules};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -124,6 +124,43 @@ impl Labeller {
             out.push(score);
         }
         Ok(out)
+    }
+}
+
+/// Another engine's static evaluation in place of ours (`bench --strength --eval-with`): a
+/// diagnostic that plays our search with the other engine's judgement of positions, so a
+/// match shows how much of the difference between two engines is the search.
+pub struct PipedEval {
+    labeller: std::sync::Mutex<Labeller>,
+    /// The other engine's centipawns per one of ours.
+    scale: f64,
+}
+
+impl PipedEval {
+    /// Starts `command` for the variant of `rules`; its scores are divided by `scale`.
+    ///
+    /// # Errors
+    /// As [`Labeller::start`].
+    pub fn start(command: &str, rules: &Rules, scale: f64) -> Result<PipedEval> {
+        Ok(PipedEval {
+            labeller: std::sync::Mutex::new(Labeller::start(command, rules, 0)?),
+            scale,
+        })
+    }
+}
+
+impl ExternalEval for PipedEval {
+    /// None (our own evaluation then) when the engine gives no score, such as in check,
+    /// or has failed.
+    fn evaluate(&self, rules: &Rules, pos: &Position) -> Option<i32> {
+        let mut l = self.labeller.lock().ok()?;
+        let white = l.score(rules, pos).ok()??;
+        let v = (white as f64 / self.scale).round() as i32;
+        Some(if pos.side_to_move() == Colour::White {
+            v
+        } else {
+            -v
+        })
     }
 }
 

@@ -52,6 +52,9 @@ pub struct MatchConfig {
     /// Keep the Bishop Adjustment rights of the start positions (only for engines that know
     /// the rule; the FEN then has its seventh field).
     pub keep_adjustment: bool,
+    /// Evaluate with this engine's static evaluation (its command line) instead of ours,
+    /// its scores divided by the factor: a diagnostic of our search alone.
+    pub eval_with: Option<(String, f64)>,
 }
 
 impl Default for MatchConfig {
@@ -72,6 +75,7 @@ impl Default for MatchConfig {
             max_plies: 400,
             hash_mb: 16,
             keep_adjustment: false,
+            eval_with: None,
         }
     }
 }
@@ -263,6 +267,11 @@ pub fn play_match(
     };
     them.get(&rules, cfg)?;
     let mut ours = Engine::new(Arc::clone(&rules), cfg.hash_mb.max(1));
+    if let Some((command, scale)) = &cfg.eval_with {
+        let piped = super::label::PipedEval::start(command, &rules, *scale)
+            .map_err(|e| anyhow!("--eval-with {command}: {e}"))?;
+        ours.set_external_eval(Some(Arc::new(piped)));
+    }
     if let Some(level) = cfg.level {
         ours.set_skill(level.skill());
     }

@@ -59,6 +59,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.games_per_variant == 0 {
         bail!("--games-per-variant must be at least 1");
     }
+    if !(args.eval_scale.is_finite() && args.eval_scale > 0.0) {
+        bail!("--eval-scale must be a positive number");
+    }
     let variants: Vec<String> = if args.variants.is_empty() {
         DEFAULT_VARIANTS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -91,6 +94,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             nodes: args.nodes,
             engine_nodes: args.engine_nodes,
             seed: args.seed,
+            eval_with: args.eval_with.clone().map(|c| (c, args.eval_scale)),
             ..MatchConfig::default()
         };
         let mut write_error = None;

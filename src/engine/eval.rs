@@ -27,6 +27,15 @@ pub trait TermSink {
     }
 }
 
+/// A static evaluation supplied from outside the engine: another engine's, piped in, so
+/// that a match can tell what our search does with the other engine's judgement (a
+/// diagnostic: `bench --strength --eval-with`). Centipawns for the side to move; `None`
+/// falls back on our own evaluation.
+pub trait ExternalEval: Send + Sync {
+    /// The evaluation of `pos` for its side to move.
+    fn evaluate(&self, rules: &Rules, pos: &Position) -> Option<i32>;
+}
+
 /// Phase scale: 256 is all pieces on, 0 is bare kings (and pawns).
 pub const PHASE_MAX: i32 = 256;
 
@@ -65,6 +74,8 @@ pub struct Evaluator {
     /// Per colour and kind: the rays along which a piece of that kind and colour attacks
     /// a square, looking back from the square (where it could check a king from).
     check_rays: [Vec<Vec<usize>>; 2],
+    /// Another engine's evaluation used instead of ours, when set.
+    external: Option<std::sync::Arc<dyn ExternalEval>>,
 }
 
 /// Static evaluations of recently seen positions, by hash (one per search thread): the
@@ -210,7 +221,13 @@ impl Evaluator {
             full_phase,
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
+            external: None,
         }
+    }
+
+    /// Uses `external` instead of our own evaluation wherever it gives one.
+    pub fn set_external(&mut self, external: Option<std::sync::Arc<dyn ExternalEval>>) {
+        self.external = external;
     }
 
     /// Where each term group sits in the weights.
@@ -232,6 +249,9 @@ impl Evaluator {
 
     /// Static evaluation in centipawns from the side to move's point of view.
     pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
+        if let Some(v) = self.external.as_ref().and_then(|e| e.evaluate(rules, pos)) {
+            return v;
+        }
         // Counting squares is most of the work; without the processor's population count
         // instruction (not in the x86-64 baseline) every count is a dozen instructions.
         #[cfg(target_arch = "x86_64")]

@@ -31,7 +31,7 @@ pub mod tune;
 pub mod weights;
 
 pub use breakdown::{Breakdown, GroupScore};
-pub use eval::{Evaluator, TermSink};
+pub use eval::{Evaluator, ExternalEval, TermSink};
 pub use limits::{Clock, Level, LevelError, Limits, SkillLevel};
 use weights::Weights;
 
@@ -128,6 +128,15 @@ impl Engine {
     /// Replaces the evaluation weights (a weights file, or the tuner's candidate).
     pub fn set_weights(&mut self, weights: Weights) {
         self.eval = Evaluator::new(&self.rules, weights);
+        for h in &mut self.histories {
+            h.evals.clear();
+        }
+    }
+
+    /// Evaluates with `external` (another engine's evaluation) instead of ours wherever it
+    /// gives a score, or with ours again for `None`; forgets the cached evaluations.
+    pub fn set_external_eval(&mut self, external: Option<Arc<dyn ExternalEval>>) {
+        self.eval.set_external(external);
         for h in &mut self.histories {
             h.evals.clear();
         }
