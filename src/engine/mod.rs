@@ -52,6 +52,8 @@ use tt::Tt;
 pub struct SearchInfo {
     /// The iteration's depth in plies.
     pub depth: u32,
+    /// The deepest ply the iteration reached (extensions and quiescence included).
+    pub sel_depth: u32,
     /// Centipawns from the side to move's point of view.
     pub score_cp: i32,
     /// Moves to mate: positive when the side to move mates, negative when it is mated.

@@ -36,6 +36,7 @@ impl Worker<'_> {
         let multipv = plan.multipv.clamp(1, plan.legal_moves.max(1));
         for base in 1..=plan.max_depth {
             let depth = (base + plan.depth_offset).min(plan.max_depth);
+            self.sel_depth = 0;
             let Some(found) = self.one_iteration(root, depth, multipv, &lines) else {
                 break;
             };
@@ -152,6 +153,7 @@ impl Worker<'_> {
         });
         SearchInfo {
             depth,
+            sel_depth: self.sel_depth as u32,
             score_cp: score,
             mate,
             nodes: self.total_nodes(),

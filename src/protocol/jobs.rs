@@ -79,6 +79,7 @@ pub fn search_among(
                 pv.extend(info.pv.iter().copied());
                 on_info(&SearchInfo {
                     depth: info.depth + 1,
+                    sel_depth: info.sel_depth + 1,
                     score_cp: -info.score_cp,
                     mate: info.mate.map(|x| if x > 0 { -x } else { 1 - x }),
                     nodes: info.nodes,

@@ -475,7 +475,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
     }
 }
 
-/// `info depth 5 score cp 31 nodes 1234 nps 5678 time 217 pv e2e4 e7e5`.
+/// `info depth 5 seldepth 9 score cp 31 nodes 1234 nps 5678 time 217 pv e2e4 e7e5`.
 pub fn info_line(rules: &Rules, info: &SearchInfo) -> String {
     let score = match info.mate {
         Some(m) => format!("mate {m}"),
@@ -484,8 +484,8 @@ pub fn info_line(rules: &Rules, info: &SearchInfo) -> String {
     let nps = info.nodes * 1000 / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.uci(rules)).collect();
     let mut s = format!(
-        "info depth {} score {score} nodes {} nps {nps} time {}",
-        info.depth, info.nodes, info.time_ms
+        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {}",
+        info.depth, info.sel_depth, info.nodes, info.time_ms
     );
     if !pv.is_empty() {
         s.push_str(" pv ");
@@ -798,7 +798,14 @@ mod tests {
             start: StartChoice::Id(6944),
             ..UciConfig::default()
         };
-        let text = session("position startpos moves e2e4\ngo depth 1\n", cfg.clone());
+        let text = session("position startpos moves e2e4\ngo depth 4\n", cfg.clone());
+        // Each finished depth is reported with the selective depth the search reached.
+        let info = text
+            .lines()
+            .find(|l| l.starts_with("info depth 4 "))
+            .unwrap_or_else(|| panic!("no depth 4 in {text}"));
+        let sel: u32 = info.split_whitespace().nth(4).unwrap().parse().unwrap();
+        assert!(info.contains(" seldepth ") && sel >= 1, "{info}");
         let best = text
             .lines()
             .find_map(|l| l.strip_prefix("bestmove "))

@@ -150,6 +150,7 @@ mod tests {
     fn info(cp: i32, mate: Option<i32>) -> SearchInfo {
         SearchInfo {
             depth: 5,
+            sel_depth: 7,
             score_cp: cp,
             mate,
             nodes: 1,
