@@ -229,6 +229,49 @@ fn uci_eval_splits_the_evaluation_into_term_groups() {
     e.until("bestmove", |l| l.starts_with("bestmove"));
 }
 
+/// `uci --eval-with` (a diagnostic): the search judges positions with the other engine's
+/// static evaluation. Our own binary as that engine gives the very search our evaluation
+/// gives; the same divided by four gives another; an engine that cannot start is an error.
+#[test]
+fn uci_eval_with_searches_with_the_other_engines_evaluation() {
+    let me = format!("{BIN} uci");
+    let search = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["uci", "--variant", "mrc64"];
+        args.extend_from_slice(extra);
+        let mut e = Engine::start(&args);
+        e.send("uci");
+        e.until("uciok", |l| l == "uciok");
+        e.send("position fen r2k1r2/3bppp1/1p1p1n1q/1Np5/2P4p/3B1PP1/PP1P1P1P/1QR1R1K1 b f - 4 14");
+        e.send("go depth 4");
+        let lines = e.until("bestmove", |l| l.starts_with("bestmove"));
+        e.quit();
+        // Every word but the clock's (`nps N`, `time N`).
+        let words = |l: &String| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let clock = |i: usize| matches!(w[i], "nps" | "time");
+            let keep = |i: usize| !clock(i) && (i == 0 || !clock(i - 1));
+            (0..w.len())
+                .filter(|&i| keep(i))
+                .map(|i| w[i])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        lines
+            .iter()
+            .filter(|l| !l.starts_with("info string"))
+            .map(words)
+            .collect()
+    };
+    let own = search(&[]);
+    let piped = search(&["--eval-with", &me]);
+    let quarter = search(&["--eval-with", &me, "--eval-scale", "4"]);
+    assert!(own.iter().any(|l| l.starts_with("info depth 4")), "{own:?}");
+    assert_eq!(own, piped);
+    assert_ne!(own, quarter);
+    let (ok, _, err) = run_limited(&["uci", "--eval-with", "/nonexistent/engine"], WAIT);
+    assert!(!ok && err.contains("--eval-with"), "{err}");
+}
+
 #[test]
 fn uci_bishop_adjustment_and_castling_in_coordinates() {
     // MRC: Bishop Adjustment is written bishop square -> partner square, castling king takes

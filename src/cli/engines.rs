@@ -7,7 +7,8 @@ use super::matchplay;
 use super::worker::ThreadWorker;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use modern_chess::protocol::{uci, xboard, ProtocolConfig};
+use modern_chess::engine::ExternalEval;
+use modern_chess::protocol::{uci, xboard, EvalSource, ProtocolConfig};
 use modern_chess::StartChoice;
 use std::io::Write;
 use std::path::PathBuf;
@@ -67,6 +68,13 @@ pub struct EngineModeArgs {
 pub struct UciArgs {
     #[command(flatten)]
     pub common: EngineModeArgs,
+    /// A diagnostic: evaluate with this UCI engine's static evaluation (its `eval` command,
+    /// e.g. /usr/games/fairy-stockfish) instead of our own
+    #[arg(long, value_name = "CMD")]
+    pub eval_with: Option<String>,
+    /// --eval-with's centipawns per one of ours (Fairy-Stockfish 11.1's run about 1.18)
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with")]
+    pub eval_scale: f64,
 }
 
 #[derive(Args)]
@@ -139,11 +147,21 @@ fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
         hash_mb: c.hash,
         seed: c.seed.unwrap_or_else(clock_seed),
         free_memory_mb: super::hash::available_memory_mb(),
+        eval_with: None,
     }
 }
 
 pub fn uci(args: UciArgs) -> Result<()> {
-    let cfg = protocol_config(args.common);
+    if !(args.eval_scale.is_finite() && args.eval_scale > 0.0) {
+        bail!(
+            "--eval-scale must be a positive number, not {}",
+            args.eval_scale
+        );
+    }
+    let mut cfg = protocol_config(args.common);
+    cfg.eval_with = args
+        .eval_with
+        .map(|command| piped_eval_source(command, args.eval_scale));
     let stdin = std::io::stdin();
     uci::run(
         stdin.lock(),
@@ -152,6 +170,15 @@ pub fn uci(args: UciArgs) -> Result<()> {
         ThreadWorker::new,
     )?;
     Ok(())
+}
+
+/// Starts `command` for each variant the session plays, its evaluations divided by `scale`.
+fn piped_eval_source(command: String, scale: f64) -> EvalSource {
+    EvalSource(Arc::new(move |rules| {
+        let piped = super::label::PipedEval::start(&command, rules, scale)
+            .map_err(|e| format!("{command}: {e}"))?;
+        Ok(Arc::new(piped) as Arc<dyn ExternalEval>)
+    }))
 }
 
 pub fn xboard(args: XboardArgs) -> Result<()> {

@@ -98,6 +98,8 @@ pub enum SessionError {
     Start(String),
     /// The hash size cannot be had.
     Hash(String),
+    /// The evaluation named by `--eval-with` could not be started.
+    EvalWith(String),
 }
 
 impl std::fmt::Display for SessionError {
@@ -107,6 +109,7 @@ impl std::fmt::Display for SessionError {
             SessionError::Variant(e) => write!(f, "variant: {e}"),
             SessionError::Start(e) => write!(f, "start position: {e}"),
             SessionError::Hash(e) => write!(f, "--hash: {e}"),
+            SessionError::EvalWith(e) => write!(f, "--eval-with: {e}"),
         }
     }
 }
@@ -531,6 +534,23 @@ pub struct ProtocolConfig {
     pub seed: u64,
     /// Free memory in MB as the application measured it: larger hash sizes are refused.
     pub free_memory_mb: Option<usize>,
+    /// Another engine's static evaluation in place of ours (`uci --eval-with`, a diagnostic).
+    pub eval_with: Option<EvalSource>,
+}
+
+/// Makes another engine's evaluation for a variant: a variant chosen later (`UCI_Variant`)
+/// needs its own, so the session keeps the maker rather than one evaluation.
+#[derive(Clone)]
+pub struct EvalSource(pub Arc<MakeEval>);
+
+/// The maker inside an [`EvalSource`]: an evaluation for the variant, or why there is none.
+pub type MakeEval =
+    dyn Fn(&Rules) -> Result<Arc<dyn crate::engine::ExternalEval>, String> + Send + Sync;
+
+impl std::fmt::Debug for EvalSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EvalSource")
+    }
 }
 
 impl Default for ProtocolConfig {
@@ -542,6 +562,7 @@ impl Default for ProtocolConfig {
             hash_mb: 16,
             seed: 1,
             free_memory_mb: None,
+            eval_with: None,
         }
     }
 }

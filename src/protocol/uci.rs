@@ -48,6 +48,8 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     bad_position: Option<String>,
     /// Think time of a `go ponder` search, applied from `ponderhit` on.
     ponder_ms: Option<u64>,
+    /// Another engine's evaluation for every variant the session plays (`--eval-with`).
+    eval_with: Option<super::EvalSource>,
 }
 
 /// Runs a UCI session until `quit`, the end of input, or a closed output.
@@ -66,11 +68,13 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb)
         .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
+    let engine =
+        new_engine(&rules, hash_mb, cfg.eval_with.as_ref()).map_err(SessionError::EvalWith)?;
     let mut s = Session {
         out: Out::new(out),
         variants,
         variant: cfg.variant.to_lowercase(),
-        worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
+        worker: make_worker(engine),
         hash_mb,
         threads: 1,
         skill: crate::engine::SkillLevel::MAX,
@@ -84,6 +88,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         draws: 0,
         bad_position: None,
         ponder_ms: None,
+        eval_with: cfg.eval_with,
     };
     let mut buf = Vec::new();
     while let Some(line) = read_line_lossy(&mut input, &mut buf) {
@@ -95,6 +100,19 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     // running is stopped; it answers with the best move it has.
     s.worker.stop();
     Ok(())
+}
+
+/// An engine for `rules`, evaluating with `eval_with`'s engine when there is one.
+fn new_engine(
+    rules: &Arc<Rules>,
+    hash_mb: usize,
+    eval_with: Option<&super::EvalSource>,
+) -> Result<Engine, String> {
+    let mut engine = Engine::new(Arc::clone(rules), hash_mb);
+    if let Some(source) = eval_with {
+        engine.set_external_eval(Some((source.0)(rules)?));
+    }
+    Ok(engine)
 }
 
 impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
@@ -246,8 +264,11 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         match self.variants.load(name) {
             Ok(rules) => {
                 let rules = Arc::new(rules);
-                self.worker
-                    .replace_engine(Engine::new(Arc::clone(&rules), self.hash_mb));
+                let engine = match new_engine(&rules, self.hash_mb, self.eval_with.as_ref()) {
+                    Ok(e) => e,
+                    Err(e) => return self.info(&format!("UCI_Variant: --eval-with: {e}")),
+                };
+                self.worker.replace_engine(engine);
                 self.worker.engine().set_threads(self.threads);
                 self.worker.engine().set_skill(self.skill);
                 self.rules = rules;
