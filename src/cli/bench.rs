@@ -92,7 +92,8 @@ pub struct BenchArgs {
     pub eval_with: Option<String>,
     /// Strength benchmark: --eval-with's centipawns per one of ours (Fairy-Stockfish 11.1's
     /// static evaluation runs about 1.2 times ours)
-    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with",
+          value_parser = super::label::parse_eval_scale)]
     pub eval_scale: f64,
     /// Strength benchmark: seed of the random start positions (the same seed, the same starts)
     #[arg(long, value_name = "S", default_value_t = 1, requires = "strength")]

@@ -73,7 +73,8 @@ pub struct UciArgs {
     #[arg(long, value_name = "CMD")]
     pub eval_with: Option<String>,
     /// --eval-with's centipawns per one of ours (Fairy-Stockfish 11.1's run about 1.18)
-    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with",
+          value_parser = super::label::parse_eval_scale)]
     pub eval_scale: f64,
 }
 
@@ -152,12 +153,6 @@ fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
 }
 
 pub fn uci(args: UciArgs) -> Result<()> {
-    if !(args.eval_scale.is_finite() && args.eval_scale > 0.0) {
-        bail!(
-            "--eval-scale must be a positive number, not {}",
-            args.eval_scale
-        );
-    }
     let mut cfg = protocol_config(args.common);
     cfg.eval_with = args
         .eval_with

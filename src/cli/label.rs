@@ -127,6 +127,15 @@ impl Labeller {
     }
 }
 
+/// `--eval-scale X`: a finite positive number of the other engine's centipawns per one of
+/// ours (`uci` and `bench --strength` alike).
+pub fn parse_eval_scale(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("must be a positive number, not {s}")),
+    }
+}
+
 /// Another engine's static evaluation in place of ours (`bench --strength --eval-with`): a
 /// diagnostic that plays our search with the other engine's judgement of positions, so a
 /// match shows how much of the difference between two engines is the search.
@@ -206,6 +215,14 @@ pub fn parse_static(line: &str) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_eval_scale_is_a_finite_positive_number() {
+        assert_eq!(parse_eval_scale("1.18"), Ok(1.18));
+        for bad in ["0", "-1", "nan", "inf", "x", ""] {
+            assert!(parse_eval_scale(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn static_evaluations_are_read_in_centipawns_from_whites_side() {

@@ -59,9 +59,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.games_per_variant == 0 {
         bail!("--games-per-variant must be at least 1");
     }
-    if !(args.eval_scale.is_finite() && args.eval_scale > 0.0) {
-        bail!("--eval-scale must be a positive number");
-    }
     let variants: Vec<String> = if args.variants.is_empty() {
         DEFAULT_VARIANTS.iter().map(|s| s.to_string()).collect()
     } else {
