@@ -4,7 +4,7 @@
 //! then filtered: a move is legal when the mover's king is not attacked afterwards. Castling
 //! checks every square the king crosses first; adjustment is refused while in check.
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, MAX_SQUARES};
 use crate::piece::Colour;
 use crate::position::{Move, MoveKind, Position};
 use crate::promotion::{count_targets, for_each_target, PromoChoices};
@@ -157,6 +157,32 @@ impl Sink for Counter {
         promo: Option<PromoChoices>,
     ) {
         self.0 += count_targets(rules, us, targets, promo);
+    }
+}
+
+/// Looks for one move among those generated.
+struct Finder {
+    wanted: Move,
+    found: bool,
+}
+
+impl Sink for Finder {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+    fn targets(
+        &mut self,
+        rules: &Rules,
+        us: Colour,
+        from: Square,
+        targets: Bitboard,
+        kind: MoveKind,
+        promo: Option<PromoChoices>,
+    ) {
+        if targets.has(self.wanted.to) && kind == self.wanted.kind {
+            for_each_target(rules, us, from, targets, kind, promo, |m| self.push(m));
+        }
     }
 }
 
@@ -374,17 +400,13 @@ impl Position {
     /// piece or, for a pawn, lies in the promotion zone (and en passant).
     fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S, noisy_only: bool) {
         let us = self.side;
-        let them = us.other();
         let choices = self.promotion_choices(rules);
-        let occ = self.occupied();
-        let enemy = self.by_colour[them];
-        let empty = !occ & rules.all;
+        let enemy = self.by_colour[us.other()];
         for t in 0..rules.n_types {
             let mine = self.pieces_of(us, t);
             if mine.is_empty() {
                 continue;
             }
-            let pm = rules.piece_moves(us, t);
             let is_pawn = (Some(t) == rules.pawn).then_some(choices);
             let allowed = match (noisy_only, is_pawn) {
                 (false, _) => rules.all,
@@ -392,25 +414,81 @@ impl Position {
                 (true, None) => enemy,
             };
             for from in mine {
-                let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
-                if !pm.hoppers.is_empty() {
-                    targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
-                }
-                let kind = MoveKind::Normal;
-                sink.targets(rules, us, from, targets & allowed, kind, is_pawn);
-                if !pm.specials.is_empty() {
-                    self.special_moves(rules, sink, pm, from, &mut targets, allowed, is_pawn);
-                }
-                let ep = self.ep_target(pm, from, empty);
-                if ep.any() {
-                    sink.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
-                }
+                self.piece_pseudo_into(rules, sink, t, from, allowed, is_pawn);
             }
         }
         if !noisy_only {
             self.castling_moves(rules, sink);
             self.adjustment_moves(rules, sink);
         }
+    }
+
+    /// The pseudo-legal moves of the side to move's piece of type `t` on `from` whose target
+    /// is within `allowed` (castling and adjustment aside).
+    #[inline]
+    fn piece_pseudo_into<S: Sink>(
+        &self,
+        rules: &Rules,
+        sink: &mut S,
+        t: usize,
+        from: Square,
+        allowed: Bitboard,
+        is_pawn: Option<PromoChoices>,
+    ) {
+        let us = self.side;
+        let occ = self.occupied();
+        let enemy = self.by_colour[us.other()];
+        let empty = !occ & rules.all;
+        let pm = rules.piece_moves(us, t);
+        let mut targets = Self::plain_targets(rules, pm, from, occ, empty, enemy);
+        if !pm.hoppers.is_empty() {
+            targets |= crate::hop::hop_targets(rules, pm, from, occ, enemy);
+        }
+        sink.targets(
+            rules,
+            us,
+            from,
+            targets & allowed,
+            MoveKind::Normal,
+            is_pawn,
+        );
+        if !pm.specials.is_empty() {
+            self.special_moves(rules, sink, pm, from, &mut targets, allowed, is_pawn);
+        }
+        let ep = self.ep_target(pm, from, empty);
+        if ep.any() {
+            sink.targets(rules, us, from, ep, MoveKind::EnPassant, is_pawn);
+        }
+    }
+
+    /// Is `m` a pseudo-legal move here (one [`Position::pseudo_moves`] would give)? Only the
+    /// moving piece's moves are generated, so the search can try a table move, which may come
+    /// from another position with the same hash, before generating the node's moves.
+    pub fn is_pseudo_legal(&self, rules: &Rules, m: Move) -> bool {
+        let on_board = |sq: Square| (sq as usize) < MAX_SQUARES && rules.all.has(sq);
+        if !on_board(m.from) || !on_board(m.to) {
+            return false;
+        }
+        if matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Adjust) {
+            let mut list = MoveList::new();
+            self.pseudo_moves(rules, &mut list);
+            return list.iter().any(|&x| x == m);
+        }
+        let Some(piece) = self.piece_at(m.from) else {
+            return false;
+        };
+        if piece.colour != self.side {
+            return false;
+        }
+        let t = piece.kind.index();
+        let is_pawn = (Some(t) == rules.pawn).then(|| self.promotion_choices(rules));
+        let mut finder = Finder {
+            wanted: m,
+            found: false,
+        };
+        let to = Bitboard::from_square(m.to);
+        self.piece_pseudo_into(rules, &mut finder, t, m.from, to, is_pawn);
+        finder.found
     }
 
     /// Where the pinned piece on `from` may go: the lines from the king through it to each
@@ -766,7 +844,8 @@ mod tests {
 
     /// Random games from random start positions: the mask-based generator, the counter and
     /// the make-and-test reference must agree everywhere, and the incremental hash must equal
-    /// the hash computed from scratch.
+    /// the hash computed from scratch. `is_pseudo_legal` must accept exactly the pseudo-legal
+    /// moves, among them and the moves of the position two plies before (table moves).
     fn random_games(rules: &Rules, games: usize, plies: usize, seed: u64) -> usize {
         let mut rng = Rng(seed | 1);
         let mut checked = 0;
@@ -774,7 +853,25 @@ mod tests {
             let id = setup::random_id(&rules.variant, seed + g as u64);
             let sp = setup::from_id(&rules.variant, id).unwrap();
             let mut pos = Position::from_start(rules, &sp).unwrap();
+            let mut earlier: Vec<Vec<Move>> = Vec::new();
             for _ in 0..plies {
+                let mut pseudo = MoveList::new();
+                pos.pseudo_moves(rules, &mut pseudo);
+                let pseudo: Vec<Move> = pseudo.iter().copied().collect();
+                let stale = earlier
+                    .len()
+                    .checked_sub(2)
+                    .map_or(&[][..], |i| &earlier[i][..]);
+                for &m in pseudo.iter().chain(stale) {
+                    let want = pseudo.contains(&m);
+                    assert_eq!(
+                        pos.is_pseudo_legal(rules, m),
+                        want,
+                        "{m:?} in {}",
+                        pos.fen(rules)
+                    );
+                }
+                earlier.push(pseudo);
                 let legal = pos.legal_moves(rules);
                 let set: HashSet<Move> = legal.iter().copied().collect();
                 assert_eq!(

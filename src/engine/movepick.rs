@@ -75,7 +75,8 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker over the pseudo-legal moves of `cx.pos`. `evasions`: in check, so quiescence
-    /// must look at every move.
+    /// must look at every move. Nothing is generated yet: the table move, when it is
+    /// pseudo-legal here, comes first, and a cut-off on it saves the generation.
     pub fn new(
         cx: &PickContext,
         buffers: (Vec<(Move, i32)>, Vec<Move>),
@@ -87,46 +88,53 @@ impl MovePicker {
         let (mut moves, mut bad) = buffers;
         moves.clear();
         bad.clear();
-        let mut list = MoveList::new();
         let mode = if evasions { PickMode::All } else { mode };
-        match mode {
+        let tt_move = tt_move.filter(|&m| {
+            (mode == PickMode::All || is_noisy(cx.pos, m)) && cx.pos.is_pseudo_legal(cx.rules, m)
+        });
+        MovePicker {
+            stage: Stage::TtMove,
+            mode,
+            tt_move,
+            killers,
+            counter: cx.history.counter_move(cx.prev[0]),
+            moves,
+            bad,
+            noisy_end: 0,
+            next: 0,
+            bad_next: 0,
+            skip_quiets: false,
+            evasions,
+        }
+    }
+
+    /// Generates the node's moves, noisy ones first, and keeps the killers and the
+    /// counter-move (read when the node began) only if they are among the quiet ones.
+    fn generate(&mut self, cx: &PickContext) {
+        let mut list = MoveList::new();
+        match self.mode {
             PickMode::All => cx.pos.pseudo_moves(cx.rules, &mut list),
             PickMode::Noisy => cx.pos.pseudo_noisy_moves(cx.rules, &mut list),
         }
-        for &m in list.iter() {
-            if is_noisy(cx.pos, m) {
-                moves.push((m, 0));
-            }
-        }
-        let noisy_end = moves.len();
-        if mode == PickMode::All {
+        let moves = &mut self.moves;
+        moves.extend(
+            list.iter()
+                .filter(|&&m| is_noisy(cx.pos, m))
+                .map(|&m| (m, 0)),
+        );
+        self.noisy_end = moves.len();
+        if self.mode == PickMode::All {
             moves.extend(
                 list.iter()
                     .filter(|&&m| !is_noisy(cx.pos, m))
                     .map(|&m| (m, 0)),
             );
-        }
-        let in_list = |m: Option<Move>| m.filter(|m| moves.iter().any(|(x, _)| x == m));
-        let tt_move = in_list(tt_move);
-        let (killers, counter) = if mode == PickMode::All {
-            let k = [in_list(killers[0]), in_list(killers[1])];
-            (k, in_list(cx.history.counter_move(cx.prev[0])))
+            let quiets = &moves[self.noisy_end..];
+            let in_list = |m: Option<Move>| m.filter(|m| quiets.iter().any(|(x, _)| x == m));
+            self.killers = [in_list(self.killers[0]), in_list(self.killers[1])];
+            self.counter = in_list(self.counter);
         } else {
-            ([None; 2], None)
-        };
-        MovePicker {
-            stage: Stage::TtMove,
-            mode,
-            tt_move: tt_move.filter(|&m| mode == PickMode::All || is_noisy(cx.pos, m)),
-            killers,
-            counter,
-            moves,
-            bad,
-            noisy_end,
-            next: 0,
-            bad_next: 0,
-            skip_quiets: false,
-            evasions,
+            self.killers = [None; 2];
         }
     }
 
@@ -155,6 +163,7 @@ impl MovePicker {
                 self.tt_move
             }
             Stage::ScoreNoisy => {
+                self.generate(cx);
                 self.score_noisy(cx);
                 self.stage = Stage::GoodNoisy;
                 None
