@@ -422,6 +422,7 @@ impl Evaluator {
         }
         let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as i32;
         sink.add(c, l.mobility + t, safe);
+        sink.add(c, l.mobility_root + t, mobility_root(safe));
         if safe <= 1 {
             sink.add(c, l.trapped + t, 1);
         }
@@ -672,6 +673,29 @@ impl Evaluator {
 
 /// How much a passed pawn `d` steps from promotion has come, for its endgame terms: 0 until
 /// four steps away, then 2, 7, 12, 17 (Stockfish 11's `5 * rank - 13` on eight ranks).
+/// Four times the square root of a mobility count, rounded (the `mobility.root` terms).
+#[inline(always)]
+fn mobility_root(safe: i32) -> i32 {
+    const ROOTS: [u8; 129] = {
+        let mut t = [0u8; 129];
+        let mut n = 0;
+        while n < 129 {
+            // the largest r with r * r <= 16 * n, rounded up when nearer the next
+            let mut r = 0;
+            while (r + 1) * (r + 1) <= 16 * n {
+                r += 1;
+            }
+            if 4 * (16 * n) > (2 * r + 1) * (2 * r + 1) {
+                r += 1;
+            }
+            t[n] = r as u8;
+            n += 1;
+        }
+        t
+    };
+    ROOTS[safe.clamp(0, 128) as usize] as i32
+}
+
 fn advance_weight(d: usize) -> i32 {
     if (1..=4).contains(&d) {
         5 * (5 - d as i32) - 3

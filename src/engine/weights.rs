@@ -90,6 +90,11 @@ pub struct Layout {
     /// from the piece's own side: a piece-square table for what rank, file and centre terms
     /// cannot say apart (`square.N.c3`). Zero in the derived weights.
     pub square: usize,
+    /// Per kind: the square root of the safe squares it may move to, times 4
+    /// (`mobility.root.X`): with the linear term a concave curve, where the first squares
+    /// of a piece's mobility count for more than the tenth (as Stockfish's mobility tables
+    /// have it). Zero in the derived weights.
+    pub mobility_root: usize,
     /// Number of parameters in all (the length of the flat vector).
     pub len: usize,
 }
@@ -145,7 +150,8 @@ impl Layout {
             connected,
             isolated_unopposed,
             square,
-            len: square + kinds * ranks * half_files,
+            mobility_root: square + kinds * ranks * half_files,
+            len: square + kinds * ranks * half_files + kinds,
         }
     }
 
@@ -176,6 +182,7 @@ impl Layout {
             n[self.threat_lesser + t] = format!("threat.lesser.{}", letter(t));
             n[self.safe_check + t] = format!("king.safe_check.{}", letter(t));
             n[self.trapped + t] = format!("mobility.trapped.{}", letter(t));
+            n[self.mobility_root + t] = format!("mobility.root.{}", letter(t));
             for r in 0..self.ranks {
                 n[self.rank + t * self.ranks + r] = format!("rank.{}.{}", letter(t), r + 1);
             }
