@@ -671,8 +671,6 @@ impl Evaluator {
     }
 }
 
-/// How much a passed pawn `d` steps from promotion has come, for its endgame terms: 0 until
-/// four steps away, then 2, 7, 12, 17 (Stockfish 11's `5 * rank - 13` on eight ranks).
 /// Four times the square root of a mobility count, rounded (the `mobility.root` terms).
 #[inline(always)]
 fn mobility_root(safe: i32) -> i32 {
@@ -696,6 +694,8 @@ fn mobility_root(safe: i32) -> i32 {
     ROOTS[safe.clamp(0, 128) as usize] as i32
 }
 
+/// How much a passed pawn `d` steps from promotion has come, for its endgame terms: 0 until
+/// four steps away, then 2, 7, 12, 17 (Stockfish 11's `5 * rank - 13` on eight ranks).
 fn advance_weight(d: usize) -> i32 {
     if (1..=4).contains(&d) {
         5 * (5 - d as i32) - 3
