@@ -118,6 +118,7 @@ impl Layout {
         let connected = storm_blocked + STORM_TERMS;
         let isolated_unopposed = connected + ranks;
         let square = isolated_unopposed + 1;
+        let mobility_root = square + kinds * ranks * half_files;
         Layout {
             kinds,
             ranks,
@@ -150,8 +151,8 @@ impl Layout {
             connected,
             isolated_unopposed,
             square,
-            mobility_root: square + kinds * ranks * half_files,
-            len: square + kinds * ranks * half_files + kinds,
+            mobility_root,
+            len: mobility_root + kinds,
         }
     }
 
