@@ -8,14 +8,20 @@ at --oracle-nodes, 400,000 by default) scores its own best move and the tested m
 calls decided (|best| > 400) are skipped. The oracle's answers are cached in the work
 directory, so a second engine on the same positions costs only its new moves.
 
-  acpl.py positions --bin target/release/modern-chess GAMES.pgn...   (PGNs from `match --pgn`;
-      the first tag `[Event "MRC match"]` names the variant; every 3rd position from ply 6)
-  acpl.py run NAME "ENGINE COMMAND with {v} for the variant" [--go "go nodes 40000"]
+  acpl.py positions --bin target/release/modern-chess GAMES.pgn...   (PGNs from `match --pgn`
+      or `bench --strength --pgn`; each game's [Variant] tag, else the file's first
+      `[Event "MRC match"]` tag, names the variant; every 3rd position from ply 6, or
+      --every N --from PLY; --max-score P skips positions where either engine's score in the
+      PGN comments of the moves before and after is beyond P pawns, decided already)
+  acpl.py run NAME "ENGINE COMMAND with {v} for the variant" [--go "go nodes 40000"] [--jobs 2]
+      (--jobs: variants shared among that many processes, each with its own oracle)
   acpl.py compare BASE NAME...     (paired difference and its standard error)
 
 Example: acpl.py run main "target/release/modern-chess uci --variant {v}"
 """
 import argparse
+import concurrent.futures
+import fcntl
 import json
 import math
 import os
@@ -87,27 +93,61 @@ class Engine:
         self.p.wait()
 
 
+def games_by_variant(pgn):
+    """The games of a PGN file (their text), by the variant each names."""
+    with open(pgn) as f:
+        text = f.read()
+    head = re.match(r'\[Event "(\S+) match"\]', text)
+    out = {}
+    for g in re.split(r"\n(?=\[Event )", text):
+        if "[Result" not in g:
+            continue
+        m = re.search(r'\[Variant "([^"]+)"\]', g)
+        if not m and not head:
+            raise SystemExit(f"{pgn}: a game names no variant ([Variant] or a `match` Event)")
+        out.setdefault((m or head).group(1).lower(), []).append(g.strip() + "\n")
+    return out
+
+
+def replay_fens(args, v, games):
+    """Each game's positions as FENs, the start first, from our `replay --verbose`."""
+    path = os.path.join(args.dir, f"replay-{v}.pgn")
+    with open(path, "w") as f:
+        f.write("\n".join(games))
+    r = subprocess.run([args.bin, "replay", "--variant", v, path, "--verbose"],
+                       capture_output=True, text=True, check=True)
+    out = []
+    for line in r.stdout.splitlines():
+        if line.startswith("== game"):
+            out.append([])
+        elif line.startswith("start: "):
+            out[-1].append(line[7:].strip())
+        elif re.match(r"^\d+\.", line) and len(line.split(None, 1)) == 2:
+            out[-1].append(line.split(None, 1)[1].strip())
+    return out
+
+
+def comment_scores(game):
+    """The size of each move's score in its PGN comment, in pawns (mates and none: inf)."""
+    body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
+    out = []
+    for c in re.findall(r"\{([^}]*)\}", body):
+        m = re.match(r"\s*[+-]?(\d+\.\d+)/", c)
+        out.append(float(m.group(1)) if m else math.inf)
+    return out
+
+
 def positions(args):
     out = []
     for pgn in args.pgn:
-        with open(pgn) as f:
-            head = f.readline()
-        m = re.match(r'\[Event "(\S+) match"\]', head)
-        if not m:
-            raise SystemExit(f"{pgn}: the first line is not a `match` Event tag")
-        v = m.group(1).lower()
-        r = subprocess.run([args.bin, "replay", "--variant", v, pgn, "--verbose"],
-                           capture_output=True, text=True, check=True)
-        games = []
-        for line in r.stdout.splitlines():
-            if line.startswith("== game"):
-                games.append([])
-            elif line.startswith("start: "):
-                games[-1].append(line[7:].strip())
-            elif re.match(r"^\d+\.", line) and len(line.split(None, 1)) == 2:
-                games[-1].append(line.split(None, 1)[1].strip())
-        for fens in games:
-            out += [(v, f) for f in fens[6:-4:3]]
+        for v, games in games_by_variant(pgn).items():
+            for game, fens in zip(games, replay_fens(args, v, games)):
+                scores = comment_scores(game)
+                for i in range(args.from_ply, len(fens) - 4, args.every):
+                    around = scores[i - 1:i + 1]
+                    if args.max_score is None or (
+                            len(around) == 2 and max(around) <= args.max_score):
+                        out.append((v, fens[i]))
     with open(os.path.join(args.dir, "positions.json"), "w") as f:
         json.dump(out, f)
     print(len(out), "positions")
@@ -122,15 +162,18 @@ def load(path, default):
 
 
 def save_oracle(args, cache):
-    """Merges into the file on disk, so two runs side by side keep each other's answers."""
+    """Merges into the file on disk, so runs side by side keep each other's answers (one at a
+    time, under a lock)."""
     path = os.path.join(args.dir, "oracle.json")
-    disk = load(path, {})
-    for k, v in cache.items():
-        disk.setdefault(k, {}).update(v)
-    tmp = f"{path}.{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(disk, f)
-    os.replace(tmp, path)
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        disk = load(path, {})
+        for k, v in cache.items():
+            disk.setdefault(k, {}).update(v)
+        tmp = f"{path}.{os.getpid()}"
+        with open(tmp, "w") as f:
+            json.dump(disk, f)
+        os.replace(tmp, path)
     return disk
 
 
@@ -141,6 +184,22 @@ def run(args):
     by_var = {}
     for v, f in pos:
         by_var.setdefault(v, []).append(f)
+    # Variants dealt out to the jobs, the largest first, each to the least loaded job.
+    shares = [dict() for _ in range(max(1, args.jobs))]
+    for v, fens in sorted(by_var.items(), key=lambda x: -len(x[1])):
+        min(shares, key=lambda s: sum(map(len, s.values())))[v] = fens
+    with concurrent.futures.ProcessPoolExecutor(len(shares)) as ex:
+        parts = list(ex.map(run_share, [args] * len(shares), shares))
+    moves = {k: m for part in parts for k, m in part[0].items()}
+    nodes = [n for part in parts for n in part[1]]
+    cache = {}
+    for part in parts:
+        cache.update(part[2])
+    report(args, pos, save_oracle(args, cache), moves, nodes)
+
+
+def run_share(args, by_var):
+    """The tested engine's moves on these variants' positions, and the oracle's scores."""
     moves, nodes = {}, []
     for v, fens in by_var.items():
         e = Engine(args.cmd.format(v=v), v, args.ini)
@@ -164,7 +223,7 @@ def run(args):
         if o:
             o.quit()
         cache = save_oracle(args, cache)
-    report(args, pos, cache, moves, nodes)
+    return moves, nodes, {f: cache[f] for fens in by_var.values() for f in fens}
 
 
 def report(args, pos, cache, moves, nodes):
@@ -217,12 +276,16 @@ def main():
     sub = ap.add_subparsers(dest="what", required=True)
     p = sub.add_parser("positions")
     p.add_argument("--bin", default="target/release/modern-chess")
+    p.add_argument("--every", type=int, default=3, help="one position every N plies")
+    p.add_argument("--from", dest="from_ply", type=int, default=6, help="the first ply taken")
+    p.add_argument("--max-score", type=float, help="skip positions scored beyond P pawns")
     p.add_argument("pgn", nargs="+")
     p = sub.add_parser("run")
     p.add_argument("name")
     p.add_argument("cmd")
     p.add_argument("--go", default="go nodes 40000")
     p.add_argument("--oracle-nodes", type=int, default=400000)
+    p.add_argument("--jobs", type=int, default=1, help="processes, variants shared among them")
     p = sub.add_parser("compare")
     p.add_argument("base")
     p.add_argument("names", nargs="+")
