@@ -711,6 +711,10 @@ fn bad_command_lines_fail() {
     assert_fails(&["nosuchcommand"], "nosuchcommand");
     assert_fails(&[], "Usage");
     assert_fails(&["perft", "--bogus", "1"], "--bogus");
+    assert_fails(
+        &["match", "--engine", "x", "--contempt", "300"],
+        "not a number of centipawns",
+    );
     // and the same commands work when well formed
     let (code, out, _) = run(&["perft", "--variant", "chess", "--fen", fen, "2"]);
     assert_eq!(code, 0);

@@ -123,6 +123,16 @@ fn uci_session() {
     for v in ["mrc", "mrc64", "merc", "icrc", "pmrc", "chess", "chess960"] {
         assert!(combo.contains(&format!(" var {v}")), "{combo}");
     }
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Contempt type spin")),
+        "{hello:?}"
+    );
+    e.send("setoption name Contempt value lots");
+    let refused = e.line_starting("info string Contempt");
+    assert!(refused.contains("`lots`"), "{refused}");
+    e.send("setoption name Contempt value -20");
     e.send("isready");
     e.line_starting("readyok");
 

@@ -23,6 +23,17 @@ pub fn parse_hash(s: &str) -> Result<usize, String> {
     super::hash::checked_hash_mb(mb).map_err(|e| e.to_string())
 }
 
+/// `--contempt`: centipawns within the engine's range.
+pub fn parse_contempt(s: &str) -> Result<i32, String> {
+    let max = modern_chess::engine::MAX_CONTEMPT;
+    match s.parse::<i32>() {
+        Ok(c) if c.abs() <= max => Ok(c),
+        _ => Err(format!(
+            "`{s}` is not a number of centipawns (-{max}..{max})"
+        )),
+    }
+}
+
 /// A seed that differs from run to run (for random starts).
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -123,6 +134,10 @@ pub struct MatchArgs {
     /// Our engine's level 1-8 (its skill: 8 is full strength); the time per move stays --movetime
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub level: Option<u32>,
+    /// Our engine's contempt in centipawns: a draw counts this much below equal for it
+    /// (negative: above; default 0, as the UCI option `Contempt`)
+    #[arg(long, value_name = "CP", allow_hyphen_values = true, value_parser = parse_contempt)]
+    pub contempt: Option<i32>,
     /// Fairy-Stockfish variants.ini to use instead of the one written from our `[fairy]` sections
     #[arg(long)]
     pub fairy_ini: Option<PathBuf>,
@@ -247,6 +262,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         level: a
             .level
             .and_then(|n| modern_chess::engine::Level::new(n).ok()),
+        contempt: a.contempt,
         max_plies: a.max_plies,
         hash_mb: a.hash,
         keep_adjustment: a.adjustment,

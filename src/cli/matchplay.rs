@@ -46,6 +46,8 @@ pub struct MatchConfig {
     /// Our engine's playing level (`--level`): its skill; the time per move stays
     /// `movetime_ms`, the same for both sides.
     pub level: Option<Level>,
+    /// Our engine's contempt in centipawns (`--contempt`; its default when None).
+    pub contempt: Option<i32>,
     /// A game still running after this many plies is adjudicated a draw.
     pub max_plies: usize,
     pub hash_mb: usize,
@@ -72,6 +74,7 @@ impl Default for MatchConfig {
             starts: Vec::new(),
             seed: 1,
             level: None,
+            contempt: None,
             max_plies: 400,
             hash_mb: 16,
             keep_adjustment: false,
@@ -283,6 +286,9 @@ pub fn play_match(
     }
     if let Some(level) = cfg.level {
         ours.set_skill(level.skill());
+    }
+    if let Some(c) = cfg.contempt {
+        ours.set_contempt(c);
     }
     let mut games = Vec::new();
     let mut round = 0;

@@ -91,6 +91,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             nodes: args.nodes,
             engine_nodes: args.engine_nodes,
             seed: args.seed,
+            contempt: args.contempt,
             eval_with: args.eval_with.clone().map(|c| (c, args.eval_scale)),
             ..MatchConfig::default()
         };

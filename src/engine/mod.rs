@@ -35,6 +35,7 @@ pub use eval::{Evaluator, ExternalEval, TermSink};
 pub use limits::{Clock, Level, LevelError, Limits, SkillLevel};
 use weights::Weights;
 
+use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use history::History;
@@ -71,6 +72,19 @@ pub const MAX_DEPTH: u32 = 64;
 /// Most search threads `set_threads` accepts.
 pub const MAX_THREADS: usize = 64;
 
+/// The largest contempt, either way, in centipawns.
+pub const MAX_CONTEMPT: i32 = 200;
+
+/// The contempt a new engine starts with (see [`Engine::set_contempt`]).
+pub const DEFAULT_CONTEMPT: i32 = 0;
+
+/// The value of a draw for each side to move when `engine` is to move at the root.
+fn draw_scores(engine: Colour, contempt: i32) -> [i32; 2] {
+    let mut s = [contempt; 2];
+    s[engine] = -contempt;
+    s
+}
+
 /// The built-in engine. Keeps its transposition table and history between searches;
 /// `clear` forgets them.
 ///
@@ -97,6 +111,8 @@ pub struct Engine {
     /// One history per thread (the first is the main thread's).
     histories: Vec<History>,
     skill: SkillLevel,
+    /// How much worse than a draw a draw is for the engine, in centipawns (UCI `Contempt`).
+    contempt: i32,
     rng: u64,
     /// Nodes of the last search, all threads (to within 1,024 a thread).
     last_nodes: u64,
@@ -121,6 +137,7 @@ impl Engine {
             lmr: LmrTable::new(),
             histories: vec![History::new(&rules)],
             skill: SkillLevel::MAX,
+            contempt: DEFAULT_CONTEMPT,
             rng: 0x5eed,
             last_nodes: 0,
             rules,
@@ -174,6 +191,18 @@ impl Engine {
     /// The playing strength set by [`Engine::set_skill`].
     pub fn skill(&self) -> SkillLevel {
         self.skill
+    }
+
+    /// How the engine scores a draw: `contempt` centipawns below equal for itself (and as
+    /// much above for its opponent), as Stockfish's `Contempt`; negative values make it seek
+    /// draws. Clamped to -`MAX_CONTEMPT`..=`MAX_CONTEMPT`.
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT);
+    }
+
+    /// The contempt set by [`Engine::set_contempt`].
+    pub fn contempt(&self) -> i32 {
+        self.contempt
     }
 
     /// Seeds the random choices of weaker skill levels (reproducible games).
@@ -265,6 +294,7 @@ impl Engine {
             node_limit: limits.nodes,
             budget: TimeBudget::new(limits, root.side_to_move()),
             game_keys: &game_keys,
+            draw_score: draw_scores(root.side_to_move(), self.contempt),
         };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let plan = Plan {

@@ -40,6 +40,8 @@ pub struct Shared<'a> {
     pub budget: TimeBudget,
     /// Hashes of the game's positions before the root that can still repeat.
     pub game_keys: &'a [u64],
+    /// What a draw is worth to each side to move (contempt: not zero for the engine).
+    pub draw_score: [i32; 2],
 }
 
 /// Late-move reductions by depth and move number: `ln(depth) * ln(moves) / 2`.
@@ -240,7 +242,7 @@ impl<'a> Worker<'a> {
             return Some(0);
         }
         if ply > 0 && self.is_draw(pos, ply) {
-            return Some(0);
+            return Some(self.sh.draw_score[pos.side_to_move()]);
         }
         if ply >= MAX_PLY {
             return Some(self.sh.eval.evaluate(self.sh.rules, pos));
@@ -465,7 +467,11 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if count == 0 {
-            return if n.in_check { -MATE + n.ply as i32 } else { 0 };
+            return if n.in_check {
+                -MATE + n.ply as i32
+            } else {
+                self.sh.draw_score[pos.side_to_move()]
+            };
         }
         let bound = if best_score >= n.beta {
             Bound::Lower

@@ -285,3 +285,24 @@ fn the_last_search_counts_its_unfinished_iteration() {
     assert!(total > last_report, "{total} {last_report}");
     assert!((20_000..=21_024).contains(&total), "{total}");
 }
+
+#[test]
+fn contempt_scores_draws_for_the_engine_and_against_its_opponent() {
+    // King and knight against king: every move leads to a drawn position.
+    let (rules, mut e) = engine("chess");
+    for (colour, fen) in [
+        ("white", "8/8/8/4k3/8/8/2N5/4K3 w - - 0 1"),
+        ("black", "8/8/8/4K3/8/8/2n5/4k3 b - - 0 1"),
+    ] {
+        for contempt in [0, 35, -60] {
+            e.set_contempt(contempt);
+            e.clear();
+            let pos = Position::from_fen(&rules, fen).unwrap();
+            let (_, infos) = best(&mut e, pos, 4);
+            let score = infos.last().unwrap().score_cp;
+            assert_eq!(score, -contempt, "{colour} to move, contempt {contempt}");
+        }
+    }
+    e.set_contempt(10_000);
+    assert_eq!(e.contempt(), MAX_CONTEMPT);
+}

@@ -40,6 +40,8 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     threads: usize,
     /// `Skill Level`, kept when the variant changes.
     skill: crate::engine::SkillLevel,
+    /// `Contempt`, kept when the variant changes.
+    contempt: i32,
     free_memory_mb: Option<usize>,
     seed: u64,
     draws: u64,
@@ -78,6 +80,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         hash_mb,
         threads: 1,
         skill: crate::engine::SkillLevel::MAX,
+        contempt: crate::engine::DEFAULT_CONTEMPT,
         free_memory_mb: cfg.free_memory_mb,
         rules,
         start: cfg.start,
@@ -165,6 +168,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
              option name Ponder type check default false\n\
              option name Threads type spin default 1 min 1 max 64\n\
              option name Skill Level type spin default 20 min 0 max 20\n\
+             option name Contempt type spin default {} min -{} max {}\n\
              option name UCI_Chess960 type check default true\n\
              option name UCI_Variant type combo default {}{combo}\n\
              option name VariantPath type string default <empty>\n\
@@ -172,6 +176,9 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
              option name Seed type spin default 0 min 0 max 2147483647\n\
              uciok",
             super::MAX_HASH_MB,
+            crate::engine::DEFAULT_CONTEMPT,
+            crate::engine::MAX_CONTEMPT,
+            crate::engine::MAX_CONTEMPT,
             self.variant
         ));
     }
@@ -226,6 +233,16 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 }
                 _ => self.info(&format!("Skill Level: `{value}` is not a level (0..20)")),
             },
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) if c.abs() <= crate::engine::MAX_CONTEMPT => {
+                    self.contempt = c;
+                    self.worker.engine().set_contempt(c);
+                }
+                _ => self.info(&format!(
+                    "Contempt: `{value}` is not a number of centipawns (-{m}..{m})",
+                    m = crate::engine::MAX_CONTEMPT
+                )),
+            },
             "uci_chess960" | "uci_analysemode" | "ponder" | "multipv" => {}
             "uci_variant" => self.set_variant(&value),
             "variantpath" => self.variant_path(&value),
@@ -271,6 +288,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 self.worker.replace_engine(engine);
                 self.worker.engine().set_threads(self.threads);
                 self.worker.engine().set_skill(self.skill);
+                self.worker.engine().set_contempt(self.contempt);
                 self.rules = rules;
                 self.variant = name.to_lowercase();
                 self.new_start();
