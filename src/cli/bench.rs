@@ -95,8 +95,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "X", default_value_t = 1.0, requires = "eval_with",
           value_parser = super::label::parse_eval_scale)]
     pub eval_scale: f64,
-    /// Strength benchmark: our engine's contempt in centipawns: a draw counts this much below equal for it
-    /// (negative: above; default 0, as the UCI option `Contempt`)
+    /// Strength benchmark: our engine's contempt in centipawns: a draw counts this much
+    /// below equal for it (negative: above; default 0, as the UCI option `Contempt`)
     #[arg(long, value_name = "CP", allow_hyphen_values = true, value_parser = super::engines::parse_contempt, requires = "strength")]
     pub contempt: Option<i32>,
     /// Strength benchmark: seed of the random start positions (the same seed, the same starts)

@@ -111,7 +111,7 @@ pub struct Engine {
     /// One history per thread (the first is the main thread's).
     histories: Vec<History>,
     skill: SkillLevel,
-    /// How much worse than a draw a draw is for the engine, in centipawns (UCI `Contempt`).
+    /// How many centipawns below equal a draw counts for the engine (UCI `Contempt`).
     contempt: i32,
     rng: u64,
     /// Nodes of the last search, all threads (to within 1,024 a thread).
