@@ -25,13 +25,7 @@ pub fn parse_hash(s: &str) -> Result<usize, String> {
 
 /// `--contempt`: centipawns within the engine's range.
 pub fn parse_contempt(s: &str) -> Result<i32, String> {
-    let max = modern_chess::engine::MAX_CONTEMPT;
-    match s.parse::<i32>() {
-        Ok(c) if c.abs() <= max => Ok(c),
-        _ => Err(format!(
-            "`{s}` is not a number of centipawns (-{max}..{max})"
-        )),
-    }
+    modern_chess::engine::parse_contempt(s).map_err(|e| e.to_string())
 }
 
 /// A seed that differs from run to run (for random starts).

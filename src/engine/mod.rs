@@ -78,6 +78,30 @@ pub const MAX_CONTEMPT: i32 = 200;
 /// The contempt a new engine starts with (see [`Engine::set_contempt`]).
 pub const DEFAULT_CONTEMPT: i32 = 0;
 
+/// A contempt that is not a number of centipawns within ±[`MAX_CONTEMPT`]: the text given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContemptError(pub String);
+
+impl std::fmt::Display for ContemptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = MAX_CONTEMPT;
+        write!(f, "`{}` is not a number of centipawns (-{m}..{m})", self.0)
+    }
+}
+
+impl std::error::Error for ContemptError {}
+
+/// Reads a contempt as `--contempt` and UCI `Contempt` take it.
+///
+/// # Errors
+/// Not a whole number, or beyond ±[`MAX_CONTEMPT`].
+pub fn parse_contempt(s: &str) -> Result<i32, ContemptError> {
+    match s.trim().parse::<i32>() {
+        Ok(c) if c.abs() <= MAX_CONTEMPT => Ok(c),
+        _ => Err(ContemptError(s.to_string())),
+    }
+}
+
 /// The value of a draw for each side to move when `engine` is to move at the root.
 fn draw_scores(engine: Colour, contempt: i32) -> [i32; 2] {
     let mut s = [contempt; 2];

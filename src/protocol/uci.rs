@@ -233,15 +233,12 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 }
                 _ => self.info(&format!("Skill Level: `{value}` is not a level (0..20)")),
             },
-            "contempt" => match value.parse::<i32>() {
-                Ok(c) if c.abs() <= crate::engine::MAX_CONTEMPT => {
+            "contempt" => match crate::engine::parse_contempt(&value) {
+                Ok(c) => {
                     self.contempt = c;
                     self.worker.engine().set_contempt(c);
                 }
-                _ => self.info(&format!(
-                    "Contempt: `{value}` is not a number of centipawns (-{m}..{m})",
-                    m = crate::engine::MAX_CONTEMPT
-                )),
+                Err(e) => self.info(&format!("Contempt: {e}")),
             },
             "uci_chess960" | "uci_analysemode" | "ponder" | "multipv" => {}
             "uci_variant" => self.set_variant(&value),
