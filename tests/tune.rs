@@ -140,3 +140,42 @@ fn a_scoring_engine_that_cannot_start_is_an_error() {
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Short chess games in which White always takes what hangs: the teacher's moves.
+const TEACHER_GAMES: &str = "[Event \"t\"]\n[Result \"*\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 Bg4 5. d4 Bxe2 6. Ngxe2 Qe6 7. O-O Nc6 8. d5 Qd6 *\n\n[Event \"t\"]\n[Result \"*\"]\n\n1. d4 e5 2. dxe5 Nc6 3. Nf3 Qe7 4. Bf4 Qb4+ 5. Bd2 Qxb2 6. Bc3 Bb4 7. Bxb2 Bxc3+ 8. Nbd2 Bxd2+ 9. Qxd2 d6 10. Kd1 Be6 11. e4 O-O-O 12. Kc1 d5 *\n";
+
+#[test]
+fn a_teachers_moves_are_imitated() {
+    let dir = support::temp_dir("tune-imitate");
+    let pgn = dir.join("teacher.pgn");
+    std::fs::write(&pgn, TEACHER_GAMES.repeat(3)).unwrap();
+    let out = dir.join("imitated.toml");
+    let args = [
+        "--variant",
+        "chess",
+        "--games",
+        "0",
+        "--imitate",
+        pgn.to_str().unwrap(),
+        "--epochs",
+        "30",
+        "--holdout",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let r = tune(&args, &dir);
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(r.stderr.contains("held-out"), "{}", r.stderr);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("tune --imitate"), "{written}");
+    assert!(written.contains("\"material.N\" = ["), "{written}");
+
+    // Self-play or Texel PGN samples cannot be mixed in: the error says so.
+    let without_games: Vec<&str> = [&args[..2], &args[4..]].concat();
+    let r = tune(&without_games, &dir);
+    assert!(!r.status.success());
+    assert!(r.stderr.contains("--games 0"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,6 +5,7 @@ pub mod common;
 pub mod datadir;
 pub mod engines;
 pub mod hash;
+pub mod imitate;
 pub mod label;
 pub mod matchplay;
 pub mod movenote;

@@ -80,6 +80,11 @@ pub struct TuneArgs {
     /// or VARIANT.weights.toml beside the variant file)
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Learn to choose the moves of these PGN games instead (a stronger engine's games, say):
+    /// every recorded move's position is fitted to evaluate above the other legal moves'
+    /// (needs --games 0 and no --pgn)
+    #[arg(long, value_name = "FILE")]
+    pub imitate: Vec<PathBuf>,
     /// Then play this many colour-reversed pairs, tuned against the derived weights
     #[arg(long, default_value_t = 0)]
     pub verify: usize,
@@ -92,6 +97,9 @@ pub struct TuneArgs {
 
 pub fn run(a: TuneArgs) -> Result<()> {
     let rules = Arc::new(catalog::load_rules(&a.variant).map_err(|e| anyhow!("{e}"))?);
+    if !a.imitate.is_empty() {
+        return super::imitate::run(&a, &rules);
+    }
     if a.games == 0 && a.pgn.is_empty() {
         bail!("nothing to learn from: give --games N or --pgn FILE");
     }
@@ -158,16 +166,30 @@ pub fn run(a: TuneArgs) -> Result<()> {
             "fit: no step improved the held-out loss; the weights written are the start weights"
         );
     }
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| default_out(&rules, &a.variant));
     let header = format!(
         "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} + {} held-out positions, loss {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
         rules.variant().name(), a.games, a.nodes, a.pgn.len(), train.len(), valid.len(),
         r.loss_before, r.loss_after, r.valid_before, r.valid_after
     );
-    std::fs::write(&out, tuned.to_toml(&rules, &header))
+    write_weights(&a, &rules, &tuned, &header)?;
+    if a.verify > 0 {
+        verify(&a, &rules, &tuned, &derived);
+    }
+    Ok(())
+}
+
+/// Writes the fitted weights where `--out` or the variant says, and says how to use them.
+pub(super) fn write_weights(
+    a: &TuneArgs,
+    rules: &modern_chess::Rules,
+    tuned: &Weights,
+    header: &str,
+) -> Result<()> {
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(rules, &a.variant));
+    std::fs::write(&out, tuned.to_toml(rules, header))
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!("wrote {}", out.display());
     if rules.variant().engine().weights.is_none() {
@@ -176,9 +198,6 @@ pub fn run(a: TuneArgs) -> Result<()> {
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         println!("add to the variant file:\n[engine]\nweights = \"{name}\"");
-    }
-    if a.verify > 0 {
-        verify(&a, &rules, &tuned, &derived);
     }
     Ok(())
 }
@@ -207,7 +226,7 @@ fn collect_games(
 }
 
 /// Which parameters `--terms` lets the fit move (`None`: all).
-fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
+pub(super) fn movable(terms: &[String], names: &[String]) -> Result<Option<Vec<bool>>> {
     if terms.is_empty() {
         return Ok(None);
     }
@@ -300,7 +319,12 @@ fn self_play(
 }
 
 /// Plays the tuned weights against the derived ones and prints the score.
-fn verify(a: &TuneArgs, rules: &Arc<modern_chess::Rules>, tuned: &Weights, derived: &Weights) {
+pub(super) fn verify(
+    a: &TuneArgs,
+    rules: &Arc<modern_chess::Rules>,
+    tuned: &Weights,
+    derived: &Weights,
+) {
     let t = Instant::now();
     let cfg = Verify {
         pairs: a.verify,

@@ -8,10 +8,12 @@
 //! prior that keeps rarely seen terms where they were). [`compare`] plays the result against
 //! other weights.
 
+mod choice;
 mod fit;
 mod qleaf;
 mod verify;
 
+pub use choice::{choice, fit_choices, Choice, ChoiceConfig, ChoiceReport};
 pub use fit::{fit, fit_k, fit_staged, loss, split_by_game, FitConfig, FitReport};
 pub use qleaf::quiet_leaf;
 pub use verify::{compare, elo, MatchScore, Verify};
