@@ -24,7 +24,7 @@ pub fn run(a: &TuneArgs, rules: &Arc<Rules>) -> Result<()> {
     }
     let eval = Evaluator::new(rules, start_w.clone());
     let choices = choices_of(rules, &eval, &games, a.threads.max(1));
-    let (train, valid) = split(choices, a.holdout);
+    let (train, valid) = tune::split_by_game(choices, a.holdout);
     if train.is_empty() {
         bail!("the games gave no positions to learn from");
     }
@@ -151,18 +151,4 @@ fn choices_of(rules: &Rules, eval: &Evaluator, games: &[Game], threads: usize) -
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     })
-}
-
-/// Training and held-out choices: every `every`-th game is held out (`every` below 2: none).
-fn split(games: Vec<Vec<Choice>>, every: usize) -> (Vec<Choice>, Vec<Choice>) {
-    let mut train = Vec::new();
-    let mut valid = Vec::new();
-    for (i, g) in games.into_iter().enumerate() {
-        if every >= 2 && i % every == every - 1 {
-            valid.extend(g);
-        } else {
-            train.extend(g);
-        }
-    }
-    (train, valid)
 }

@@ -72,7 +72,7 @@ pub struct FitReport {
 
 /// Splits per-game sample lists into training and held-out samples: every `every`-th game
 /// (the last of each group of `every`) is held out; `every` below 2 holds out nothing.
-pub fn split_by_game(games: Vec<Vec<Sample>>, every: usize) -> (Vec<Sample>, Vec<Sample>) {
+pub fn split_by_game<T>(games: Vec<Vec<T>>, every: usize) -> (Vec<T>, Vec<T>) {
     let mut train = Vec::new();
     let mut valid = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
