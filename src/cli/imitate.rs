@@ -3,7 +3,7 @@
 
 use super::tune::{movable, verify, write_weights, TuneArgs};
 use anyhow::{anyhow, bail, Context, Result};
-use modern_chess::engine::tune::{self, Choice, ChoiceConfig};
+use modern_chess::engine::tune::{self, Choice, ChoiceConfig, FitConfig};
 use modern_chess::engine::weights::{self, Weights};
 use modern_chess::engine::Evaluator;
 use modern_chess::{pgn, setup, Game, Position, Rules};
@@ -36,12 +36,14 @@ pub fn run(a: &TuneArgs, rules: &Arc<Rules>) -> Result<()> {
         t.elapsed().as_secs_f64()
     );
     let cfg = ChoiceConfig {
-        epochs: a.epochs,
-        lr: a.lr,
-        prior: a.prior,
-        min_share: a.min_share,
-        patience: 150,
-        movable: Some(choice_movable(a, &start_w.layout.names(rules))?),
+        fit: FitConfig {
+            epochs: a.epochs,
+            lr: a.lr,
+            prior: a.prior,
+            min_share: a.min_share,
+            patience: 150,
+            movable: Some(choice_movable(a, &start_w.layout.names(rules))?),
+        },
         threads: a.threads.max(1),
     };
     let (tuned, r) = tune::fit_choices(&start_w, &train, &valid, &cfg);

@@ -10,7 +10,7 @@
 //! weights, so each option reduces to the sparse difference between its term counts and the
 //! teacher's move's, and the objective is convex.
 
-use super::fit::as_f64;
+use super::fit::{as_f64, FitConfig};
 use super::{quiet_leaf, sample, Sample};
 use crate::engine::eval::Evaluator;
 use crate::engine::weights::Weights;
@@ -93,21 +93,12 @@ fn difference(a: &[(u32, f32)], b: &[(u32, f32)]) -> Vec<(u32, f32)> {
     out
 }
 
-/// How the choice fit runs.
+/// How the choice fit runs: the Texel fit's settings (epochs, step, prior, rare parameters,
+/// patience, movable terms), and the threads sharing each step.
 #[derive(Clone, Debug)]
 pub struct ChoiceConfig {
-    /// Most full-batch gradient steps.
-    pub epochs: usize,
-    /// Share of the way to each parameter's own (diagonal Newton) minimum moved per step.
-    pub lr: f64,
-    /// Strength of the pull towards the starting weights, in pseudo-positions.
-    pub prior: f64,
-    /// Parameters in fewer than this share of the training choices stay fixed.
-    pub min_share: f64,
-    /// Stop after this many epochs without a better held-out loss.
-    pub patience: usize,
-    /// When given, only the parameters marked `true` may move (by index).
-    pub movable: Option<Vec<bool>>,
+    /// The same knobs as Texel's fit, with the same meaning.
+    pub fit: FitConfig,
     /// Threads sharing each step's pass over the choices.
     pub threads: usize,
 }
@@ -251,11 +242,12 @@ fn free_mask(len: usize, choices: &[Choice], cfg: &ChoiceConfig) -> Vec<bool> {
             }
         }
     }
-    let need = (cfg.min_share * choices.len() as f64).max(1.0);
+    let need = (cfg.fit.min_share * choices.len() as f64).max(1.0);
     (0..len)
         .map(|k| {
             seen[k] as f64 >= need
                 && cfg
+                    .fit
                     .movable
                     .as_ref()
                     .is_none_or(|m| m.get(k / 2).copied().unwrap_or(false))
@@ -274,24 +266,24 @@ pub fn fit_choices(
     let start_v: Vec<f64> = as_f64(start).iter().flat_map(|p| [p[0], p[1]]).collect();
     let t = fit_temperature(&start_v, train);
     let free = free_mask(start_v.len(), train, cfg);
-    let pull = cfg.prior * 0.25 / (t * t) / train.len().max(1) as f64;
+    let pull = cfg.fit.prior * 0.25 / (t * t) / train.len().max(1) as f64;
     let check = if valid.is_empty() { train } else { valid };
     let before = (measure(&start_v, train, t).0, measure(&start_v, check, t));
     let mut v = start_v.clone();
     let mut best = (before.1 .0, v.clone(), 0);
     let mut epochs_run = 0;
-    for epoch in 1..=cfg.epochs {
+    for epoch in 1..=cfg.fit.epochs {
         epochs_run = epoch;
         let (g, h) = slope(&v, train, t, (&start_v, pull), cfg.threads);
         for k in 0..v.len() {
             if free[k] && h[k] > 0.0 {
-                v[k] -= (cfg.lr * g[k] / h[k]).clamp(-20.0, 20.0);
+                v[k] -= (cfg.fit.lr * g[k] / h[k]).clamp(-20.0, 20.0);
             }
         }
         let l = measure(&v, check, t).0;
         if l < best.0 {
             best = (l, v.clone(), epoch);
-        } else if epoch - best.2 >= cfg.patience {
+        } else if epoch - best.2 >= cfg.fit.patience {
             break;
         }
     }
@@ -344,12 +336,14 @@ mod tests {
             .unwrap();
         let c = choice(&rules, &eval, &pos, take).unwrap();
         let cfg = ChoiceConfig {
-            epochs: 200,
-            lr: 0.3,
-            prior: 0.0,
-            min_share: 0.0,
-            patience: 200,
-            movable: None,
+            fit: FitConfig {
+                epochs: 200,
+                lr: 0.3,
+                prior: 0.0,
+                min_share: 0.0,
+                patience: 200,
+                movable: None,
+            },
             threads: 2,
         };
         let one = std::slice::from_ref(&c);
