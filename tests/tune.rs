@@ -177,5 +177,79 @@ fn a_teachers_moves_are_imitated() {
     assert!(!r.status.success());
     assert!(r.stderr.contains("--games 0"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+
+    // A teacher no game names is an error, not an empty fit.
+    let r = tune(&[&args[..], &["--teacher", "Nobody"]].concat(), &dir);
+    assert!(!r.status.success());
+    assert!(r.stderr.contains("--teacher"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// "imitate: G games, T training positions, H held out": G and T + H.
+fn imitated_counts(stderr: &str) -> (usize, usize) {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("training positions"))
+        .unwrap_or_else(|| panic!("no counts in {stderr}"));
+    let n: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (n[0], n[1] + n[2])
+}
+
+#[test]
+fn a_named_teacher_is_learnt_from_alone() {
+    let dir = support::temp_dir("tune-imitate-teacher");
+    let pgn = dir.join("match.pgn");
+    // The teacher plays White in the first game and Black in the second; a third game
+    // between two others is skipped.
+    let tagged = TEACHER_GAMES
+        .replacen(
+            "[Event \"t\"]",
+            "[Event \"t\"]\n[White \"Strong 1.0\"]\n[Black \"Weak\"]",
+            1,
+        )
+        .replacen(
+            "[Event \"t\"]\n[Result",
+            "[Event \"t\"]\n[White \"Weak\"]\n[Black \"Strong 1.0\"]\n[Result",
+            1,
+        );
+    let other = TEACHER_GAMES.split("\n\n[Event").next().unwrap().replacen(
+        "[Event \"t\"]",
+        "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]",
+        1,
+    );
+    std::fs::write(&pgn, format!("{tagged}\n{other}\n")).unwrap();
+    let base = [
+        "--variant",
+        "chess",
+        "--games",
+        "0",
+        "--imitate",
+        pgn.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--holdout",
+        "2",
+        "--out",
+    ];
+    let out = dir.join("w.toml");
+    let all = tune(&[&base[..], &[out.to_str().unwrap()]].concat(), &dir);
+    assert!(all.status.success(), "{}", all.stderr);
+    let taught = tune(
+        &[&base[..], &[out.to_str().unwrap(), "--teacher", "Strong"]].concat(),
+        &dir,
+    );
+    assert!(taught.status.success(), "{}", taught.stderr);
+    let (games_all, positions_all) = imitated_counts(&all.stderr);
+    let (games_taught, positions_taught) = imitated_counts(&taught.stderr);
+    assert_eq!((games_all, games_taught), (3, 2));
+    // About half the moves of two of the three games are the teacher's.
+    assert!(
+        positions_taught * 4 < positions_all * 3 && positions_taught * 4 > positions_all,
+        "{positions_taught} of {positions_all}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -69,7 +69,8 @@ def main():
                 if len(moves) < 4:
                     continue
                 body = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + m for i, m in enumerate(moves))
-                f.write(f'[Event "teacher"]\n[Round "{g + 1}"]\n[Variant "{v}"]\n[SetUp "1"]\n'
+                f.write(f'[Event "teacher"]\n[Round "{g + 1}"]\n[White "Fairy-Stockfish"]\n'
+                        f'[Black "Fairy-Stockfish"]\n[Variant "{v}"]\n[SetUp "1"]\n'
                         f'[FEN "{start}"]\n[Result "*"]\n\n{body} *\n\n')
                 f.flush()
         engine.quit()

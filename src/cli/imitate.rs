@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use modern_chess::engine::tune::{self, Choice, ChoiceConfig, FitConfig};
 use modern_chess::engine::weights::{self, Weights};
 use modern_chess::engine::Evaluator;
-use modern_chess::{pgn, setup, Game, Position, Rules};
+use modern_chess::{pgn, setup, Colour, Game, Position, Rules};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,11 +16,17 @@ pub fn run(a: &TuneArgs, rules: &Arc<Rules>) -> Result<()> {
     if a.games != 0 || !a.pgn.is_empty() {
         bail!("--imitate learns only from its own games: give --games 0 and no --pgn");
     }
+    if a.teacher.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        bail!("--teacher needs a name to look for in the White and Black tags");
+    }
     let start_w = weights::for_variant(rules).map_err(|e| anyhow!("{e}"))?;
     let t = Instant::now();
     let mut games = Vec::new();
     for path in &a.imitate {
-        games.extend(read_games(rules, path)?);
+        games.extend(read_games(rules, path, a.teacher.as_deref())?);
+    }
+    if a.teacher.is_some() && games.is_empty() {
+        bail!("no game has a player named like --teacher in its White or Black tag");
     }
     let eval = Evaluator::new(rules, start_w.clone());
     let choices = choices_of(rules, &eval, &games, a.threads.max(1));
@@ -93,14 +99,43 @@ fn choice_movable(a: &TuneArgs, names: &[String]) -> Result<Vec<bool>> {
     })
 }
 
+/// Whose moves in a game are the teacher's.
+#[derive(Clone, Copy)]
+enum Side {
+    Both,
+    Only(Colour),
+}
+
+/// A replayed game and the side whose moves are learnt.
+type Taught = (Game, Side);
+
+/// Which side of `g` the teacher played: both when no teacher is named, `None` when the
+/// named teacher did not play this game.
+fn teacher_side(g: &pgn::PgnGame, teacher: Option<&str>) -> Option<Side> {
+    let Some(name) = teacher else {
+        return Some(Side::Both);
+    };
+    let plays = |tag: &str| g.tag(tag).is_some_and(|p| p.contains(name));
+    match (plays("White"), plays("Black")) {
+        (true, true) => Some(Side::Both),
+        (true, false) => Some(Side::Only(Colour::White)),
+        (false, true) => Some(Side::Only(Colour::Black)),
+        (false, false) => None,
+    }
+}
+
 /// The games of a PGN file, replayed; a game that does not replay is kept up to the move
 /// that fails (a record that goes on after a repetition ended the game, say), and reported.
-fn read_games(rules: &Rules, path: &Path) -> Result<Vec<Game>> {
+/// With a teacher named, only the games it played, with its side.
+fn read_games(rules: &Rules, path: &Path, teacher: Option<&str>) -> Result<Vec<Taught>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let parsed = pgn::parse_games(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (i, g) in parsed.iter().enumerate() {
+        let Some(side) = teacher_side(g, teacher) else {
+            continue;
+        };
         let start = match pgn::start_position(rules, g) {
             Ok(Some(s)) => s,
             Ok(None) => only_start(rules)
@@ -108,7 +143,7 @@ fn read_games(rules: &Rules, path: &Path) -> Result<Vec<Game>> {
             Err(e) => bail!("{} game {}: {e}", path.display(), i + 1),
         };
         match pgn::replay(rules, start, &g.moves, &mut |_, _, _| {}) {
-            Ok(game) => out.push(game),
+            Ok(game) => out.push((game, side)),
             Err(e) => {
                 let (n, why) = (e.index + 1, &e.message);
                 eprintln!(
@@ -116,7 +151,7 @@ fn read_games(rules: &Rules, path: &Path) -> Result<Vec<Game>> {
                     path.display(),
                     i + 1
                 );
-                out.push(e.game.clone());
+                out.push((e.game.clone(), side));
             }
         }
     }
@@ -133,12 +168,21 @@ fn only_start(rules: &Rules) -> Result<Position> {
     Position::from_start(rules, &sp).map_err(|e| anyhow!("{e}"))
 }
 
-/// Every move of every game as a choice, by game, computed on `threads` threads.
-fn choices_of(rules: &Rules, eval: &Evaluator, games: &[Game], threads: usize) -> Vec<Vec<Choice>> {
-    let per_game = |g: &Game| -> Vec<Choice> {
+/// Every teacher's move of every game as a choice, by game, computed on `threads` threads.
+fn choices_of(
+    rules: &Rules,
+    eval: &Evaluator,
+    games: &[Taught],
+    threads: usize,
+) -> Vec<Vec<Choice>> {
+    let per_game = |(g, side): &Taught| -> Vec<Choice> {
         g.positions()
             .iter()
             .zip(g.moves())
+            .filter(|(pos, _)| match side {
+                Side::Both => true,
+                Side::Only(c) => pos.side_to_move() == *c,
+            })
             .filter_map(|(pos, &m)| tune::choice(rules, eval, pos, m))
             .collect()
     };

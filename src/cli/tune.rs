@@ -85,6 +85,10 @@ pub struct TuneArgs {
     /// (needs --games 0 and no --pgn)
     #[arg(long, value_name = "FILE")]
     pub imitate: Vec<PathBuf>,
+    /// With --imitate: learn only the moves of the player whose White or Black tag contains
+    /// NAME (the stronger engine of match records); every move when not given
+    #[arg(long, value_name = "NAME")]
+    pub teacher: Option<String>,
     /// Then play this many colour-reversed pairs, tuned against the derived weights
     #[arg(long, default_value_t = 0)]
     pub verify: usize,
@@ -99,6 +103,9 @@ pub fn run(a: TuneArgs) -> Result<()> {
     let rules = Arc::new(catalog::load_rules(&a.variant).map_err(|e| anyhow!("{e}"))?);
     if !a.imitate.is_empty() {
         return super::imitate::run(&a, &rules);
+    }
+    if a.teacher.is_some() {
+        bail!("--teacher names whose moves --imitate learns: give --imitate FILE too");
     }
     if a.games == 0 && a.pgn.is_empty() {
         bail!("nothing to learn from: give --games N or --pgn FILE");
