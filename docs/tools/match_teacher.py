@@ -38,10 +38,11 @@ def games(text):
 
 
 def decided(comment, max_score):
+    """Does an engine's comment score the position as won or lost (beyond max_score pawns)?"""
     m = SCORE.match(comment)
     if not m:
         return False
-    sign, mate, value = m.groups()
+    _sign, mate, value = m.groups()
     return bool(mate) or float(value) > max_score
 
 
