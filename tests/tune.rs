@@ -4,9 +4,10 @@
 
 mod support;
 
+use std::path::Path;
 use std::time::Duration;
 
-fn tune(args: &[&str], dir: &std::path::Path) -> support::Run {
+fn tune(args: &[&str], dir: &Path) -> support::Run {
     let mut all = vec!["tune"];
     all.extend_from_slice(args);
     support::run(support::command(&all, dir), b"", Duration::from_secs(300))
@@ -144,26 +145,35 @@ fn a_scoring_engine_that_cannot_start_is_an_error() {
 /// Short chess games in which White always takes what hangs: the teacher's moves.
 const TEACHER_GAMES: &str = "[Event \"t\"]\n[Result \"*\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 Bg4 5. d4 Bxe2 6. Ngxe2 Qe6 7. O-O Nc6 8. d5 Qd6 *\n\n[Event \"t\"]\n[Result \"*\"]\n\n1. d4 e5 2. dxe5 Nc6 3. Nf3 Qe7 4. Bf4 Qb4+ 5. Bd2 Qxb2 6. Bc3 Bb4 7. Bxb2 Bxc3+ 8. Nbd2 Bxd2+ 9. Qxd2 d6 10. Kd1 Be6 11. e4 O-O-O 12. Kc1 d5 *\n";
 
+/// `tune` arguments that imitate the games of `pgn` in chess and write the weights to `out`.
+fn imitate_args(pgn: &Path, out: &Path, epochs: &str, holdout: &str) -> Vec<String> {
+    let (pgn, out) = (pgn.to_str().unwrap(), out.to_str().unwrap());
+    [
+        "--variant",
+        "chess",
+        "--games",
+        "0",
+        "--imitate",
+        pgn,
+        "--epochs",
+        epochs,
+        "--holdout",
+        holdout,
+        "--out",
+        out,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn a_teachers_moves_are_imitated() {
     let dir = support::temp_dir("tune-imitate");
     let pgn = dir.join("teacher.pgn");
     std::fs::write(&pgn, TEACHER_GAMES.repeat(3)).unwrap();
     let out = dir.join("imitated.toml");
-    let args = [
-        "--variant",
-        "chess",
-        "--games",
-        "0",
-        "--imitate",
-        pgn.to_str().unwrap(),
-        "--epochs",
-        "30",
-        "--holdout",
-        "3",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let owned = imitate_args(&pgn, &out, "30", "3");
+    let args: Vec<&str> = owned.iter().map(String::as_str).collect();
     let r = tune(&args, &dir);
     assert!(r.status.success(), "{}", r.stderr);
     assert!(r.stderr.contains("held-out"), "{}", r.stderr);
@@ -222,26 +232,11 @@ fn a_named_teacher_is_learnt_from_alone() {
         1,
     );
     std::fs::write(&pgn, format!("{tagged}\n{other}\n")).unwrap();
-    let base = [
-        "--variant",
-        "chess",
-        "--games",
-        "0",
-        "--imitate",
-        pgn.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--holdout",
-        "2",
-        "--out",
-    ];
-    let out = dir.join("w.toml");
-    let all = tune(&[&base[..], &[out.to_str().unwrap()]].concat(), &dir);
+    let owned = imitate_args(&pgn, &dir.join("w.toml"), "2", "2");
+    let args: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let all = tune(&args, &dir);
     assert!(all.status.success(), "{}", all.stderr);
-    let taught = tune(
-        &[&base[..], &[out.to_str().unwrap(), "--teacher", "Strong"]].concat(),
-        &dir,
-    );
+    let taught = tune(&[&args[..], &["--teacher", "Strong"]].concat(), &dir);
     assert!(taught.status.success(), "{}", taught.stderr);
     let (games_all, positions_all) = imitated_counts(&all.stderr);
     let (games_taught, positions_taught) = imitated_counts(&taught.stderr);
