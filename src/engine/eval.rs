@@ -25,6 +25,19 @@ pub trait TermSink {
     fn counts_zero_terms(&self) -> bool {
         true
     }
+
+    /// Counts the placement terms of one piece (`terms`: parameter and count). `total` is
+    /// their weighted (middlegame, endgame) sum, looked up once per piece, which a sink that
+    /// only adds up takes instead of the five terms.
+    #[inline(always)]
+    fn add_placement(&mut self, colour: Colour, terms: &[(usize, i32); 5], total: [i32; 2]) {
+        let _ = total;
+        for &(param, n) in terms {
+            if n != 0 {
+                self.add(colour, param, n);
+            }
+        }
+    }
 }
 
 /// A static evaluation supplied from outside the engine: another engine's, piped in, so
@@ -71,6 +84,10 @@ pub struct Evaluator {
     scores_pawn_links: bool,
     /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
     cheaper: Vec<Vec<usize>>,
+    /// Per colour, `[kind * squares + square]`: the weighted sum of a piece's placement
+    /// terms there (material, rank, file, square, centre), so the score adds one pair per
+    /// piece instead of five.
+    placement: [Vec<[i32; 2]>; 2],
     /// Per colour and kind: the rays along which a piece of that kind and colour attacks
     /// a square, looking back from the square (where it could check a king from).
     check_rays: [Vec<Vec<usize>>; 2],
@@ -133,6 +150,12 @@ impl TermSink for Sum<'_> {
 
     fn counts_zero_terms(&self) -> bool {
         false
+    }
+
+    #[inline(always)]
+    fn add_placement(&mut self, colour: Colour, _: &[(usize, i32); 5], total: [i32; 2]) {
+        self.mg[colour] += total[0];
+        self.eg[colour] += total[1];
     }
 }
 
@@ -204,7 +227,7 @@ impl Evaluator {
             |params: std::ops::Range<usize>| weights.values[params].iter().any(|w| *w != [0, 0]);
         let scores_shelter_storm = any_weight(weights.layout.shelter_storm());
         let scores_pawn_links = any_weight(weights.layout.pawn_links());
-        Evaluator {
+        let mut ev = Evaluator {
             scores_shelter_storm,
             scores_pawn_links,
             weights,
@@ -222,7 +245,41 @@ impl Evaluator {
             cheaper: cheaper_kinds(rules),
             check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
             external: None,
+            placement: [Vec::new(), Vec::new()],
+        };
+        ev.placement = Colour::ALL.map(|c| ev.placement_table(rules, c));
+        ev
+    }
+
+    /// The placement sums of every kind on every square for colour `c`.
+    fn placement_table(&self, rules: &Rules, c: Colour) -> Vec<[i32; 2]> {
+        let n = rules.geo.squares();
+        let mut table = Vec::with_capacity(rules.n_types * n);
+        for t in 0..rules.n_types {
+            for s in 0..n {
+                let mut total = [0, 0];
+                for (param, count) in self.placement_terms(c, t, s, n) {
+                    let w = self.weights.values[param];
+                    total = [total[0] + w[0] * count, total[1] + w[1] * count];
+                }
+                table.push(total);
+            }
         }
+        table
+    }
+
+    /// The placement terms of a piece of kind `t` and colour `c` on square `s`.
+    #[inline(always)]
+    fn placement_terms(&self, c: Colour, t: usize, s: usize, n: usize) -> [(usize, i32); 5] {
+        let l = self.layout();
+        let (rank, file) = (self.rel_rank[c][s], self.folded_file[s]);
+        [
+            (l.material + t, 1),
+            (l.rank + t * l.ranks + rank, 1),
+            (l.file + t * l.half_files + file, 1),
+            (l.square_index(t, rank, file), 1),
+            (l.centre + t, self.centre[t * n + s]),
+        ]
     }
 
     /// Uses `external` instead of our own evaluation wherever it gives one.
@@ -390,18 +447,8 @@ impl Evaluator {
         let l = self.layout();
         let s = sq as usize;
         let n = rules.geo.squares();
-        sink.add(c, l.material + t, 1);
-        sink.add(c, l.rank + t * l.ranks + self.rel_rank[c][s], 1);
-        sink.add(c, l.file + t * l.half_files + self.folded_file[s], 1);
-        sink.add(
-            c,
-            l.square_index(t, self.rel_rank[c][s], self.folded_file[s]),
-            1,
-        );
-        let centre = self.centre[t * n + s];
-        if centre != 0 {
-            sink.add(c, l.centre + t, centre);
-        }
+        let terms = self.placement_terms(c, t, s, n);
+        sink.add_placement(c, &terms, self.placement[c][t * n + s]);
         if Some(t) == rules.pawn || t == rules.royal {
             if t == rules.royal {
                 let pm = rules.piece_moves(c, t);
@@ -881,6 +928,44 @@ mod tests {
     impl TermSink for Record {
         fn add(&mut self, colour: Colour, param: usize, n: i32) {
             self.0[param][colour.index()] += n;
+        }
+    }
+
+    #[test]
+    fn the_placement_table_scores_as_its_terms_do() {
+        for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
+            let rules = catalog::load_rules(v).unwrap();
+            let mut w = Weights::derived(&rules);
+            // Every parameter a different value, the placement ones included.
+            for (i, x) in w.values.iter_mut().enumerate() {
+                let i = i as i32;
+                *x = [(i * 37) % 23 - 11, (i * 53) % 19 - 9];
+            }
+            let ev = Evaluator::new(&rules, w);
+            let sp = crate::setup::from_id(&rules.variant, 321).unwrap();
+            let fen = crate::setup::start_fen(&rules.variant, &sp);
+            let mut pos = Position::from_fen(&rules, &fen).unwrap();
+            for ply in 0..12 {
+                let mut sum = Sum {
+                    w: &ev.weights.values,
+                    mg: [0; 2],
+                    eg: [0; 2],
+                };
+                ev.terms(&rules, &pos, &mut sum);
+                let mut rec = Record(vec![[0; 2]; ev.layout().len]);
+                ev.terms(&rules, &pos, &mut rec);
+                let (mut mg, mut eg) = ([0; 2], [0; 2]);
+                for (weight, counts) in ev.weights.values.iter().zip(&rec.0) {
+                    for c in 0..2 {
+                        mg[c] += weight[0] * counts[c];
+                        eg[c] += weight[1] * counts[c];
+                    }
+                }
+                assert_eq!((sum.mg, sum.eg), (mg, eg), "{v}, ply {ply}");
+                let moves = pos.legal_moves(&rules);
+                let m = moves.iter().nth(ply * 7 % moves.len()).unwrap();
+                pos = pos.play_unchecked(&rules, *m);
+            }
         }
     }
 
