@@ -26,13 +26,15 @@ pub trait TermSink {
         true
     }
 
-    /// Counts the placement terms of one piece (`terms`: parameter and count). `total` is
-    /// their weighted (middlegame, endgame) sum, looked up once per piece, which a sink that
-    /// only adds up takes instead of the five terms.
+    /// Counts the placement terms of one piece (`terms` lists them: parameter and count).
+    /// `total` is their weighted (middlegame, endgame) sum, looked up once per piece: a sink
+    /// that only adds up takes it and never asks for the five terms.
     #[inline(always)]
-    fn add_placement(&mut self, colour: Colour, terms: &[(usize, i32); 5], total: [i32; 2]) {
-        let _ = total;
-        for &(param, n) in terms {
+    fn add_placement<T>(&mut self, colour: Colour, _total: [i32; 2], terms: T)
+    where
+        T: FnOnce() -> [(usize, i32); 5],
+    {
+        for (param, n) in terms() {
             if n != 0 {
                 self.add(colour, param, n);
             }
@@ -153,7 +155,10 @@ impl TermSink for Sum<'_> {
     }
 
     #[inline(always)]
-    fn add_placement(&mut self, colour: Colour, _: &[(usize, i32); 5], total: [i32; 2]) {
+    fn add_placement<T>(&mut self, colour: Colour, total: [i32; 2], _: T)
+    where
+        T: FnOnce() -> [(usize, i32); 5],
+    {
         self.mg[colour] += total[0];
         self.eg[colour] += total[1];
     }
@@ -447,8 +452,8 @@ impl Evaluator {
         let l = self.layout();
         let s = sq as usize;
         let n = rules.geo.squares();
-        let terms = self.placement_terms(c, t, s, n);
-        sink.add_placement(c, &terms, self.placement[c][t * n + s]);
+        let total = self.placement[c][t * n + s];
+        sink.add_placement(c, total, || self.placement_terms(c, t, s, n));
         if Some(t) == rules.pawn || t == rules.royal {
             if t == rules.royal {
                 let pm = rules.piece_moves(c, t);
