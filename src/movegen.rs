@@ -215,6 +215,16 @@ impl<S: Sink> Sink for Verified<'_, S> {
     }
 }
 
+/// Which targets a pseudo-legal generation covers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Targets {
+    All,
+    /// Enemy pieces, and for pawns the promotion zone (en passant too).
+    Noisy,
+    /// Squares without an enemy piece (en passant too), castling and adjustment.
+    Quiet,
+}
+
 /// Squares strictly between two squares of one rank.
 #[inline]
 fn between_on_rank(a: Square, b: Square) -> Bitboard {
@@ -386,19 +396,27 @@ impl Position {
 
     /// Every pseudo-legal move (legal except that the own king may be left attacked).
     pub fn pseudo_moves(&self, rules: &Rules, list: &mut MoveList) {
-        self.pseudo_into(rules, list, false);
+        self.pseudo_into(rules, list, Targets::All);
     }
 
     /// The pseudo-legal moves that may capture or promote (what quiescence searches): a
     /// superset of them, since a pawn's quiet step into the zone may also be generated
     /// without promotion where promotion is optional. Castling and adjustment are left out.
     pub fn pseudo_noisy_moves(&self, rules: &Rules, list: &mut MoveList) {
-        self.pseudo_into(rules, list, true);
+        self.pseudo_into(rules, list, Targets::Noisy);
     }
 
-    /// Every pseudo-legal move, or with `noisy_only` only those whose target holds an enemy
-    /// piece or, for a pawn, lies in the promotion zone (and en passant).
-    fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S, noisy_only: bool) {
+    /// The pseudo-legal moves onto squares no enemy piece stands on, castling and adjustment
+    /// included: a superset of the moves that neither capture nor promote (promotions and en
+    /// passant onto empty squares come too), so a search that cut off on a capture never
+    /// generates them. Filtered by what they do, the two parts list the moves in the order
+    /// [`Position::pseudo_moves`] does.
+    pub fn pseudo_quiet_moves(&self, rules: &Rules, list: &mut MoveList) {
+        self.pseudo_into(rules, list, Targets::Quiet);
+    }
+
+    /// The pseudo-legal moves whose targets are in `part`.
+    fn pseudo_into<S: Sink>(&self, rules: &Rules, sink: &mut S, part: Targets) {
         let us = self.side;
         let choices = self.promotion_choices(rules);
         let enemy = self.by_colour[us.other()];
@@ -408,16 +426,17 @@ impl Position {
                 continue;
             }
             let is_pawn = (Some(t) == rules.pawn).then_some(choices);
-            let allowed = match (noisy_only, is_pawn) {
-                (false, _) => rules.all,
-                (true, Some(_)) => enemy | rules.promotion_zone[us],
-                (true, None) => enemy,
+            let allowed = match (part, is_pawn) {
+                (Targets::All, _) => rules.all,
+                (Targets::Noisy, Some(_)) => enemy | rules.promotion_zone[us],
+                (Targets::Noisy, None) => enemy,
+                (Targets::Quiet, _) => rules.all & !enemy,
             };
             for from in mine {
                 self.piece_pseudo_into(rules, sink, t, from, allowed, is_pawn);
             }
         }
-        if !noisy_only {
+        if part != Targets::Noisy {
             self.castling_moves(rules, sink);
             self.adjustment_moves(rules, sink);
         }
@@ -544,7 +563,7 @@ impl Position {
                 rules,
                 inner: sink,
             };
-            self.pseudo_into(rules, &mut verified, false);
+            self.pseudo_into(rules, &mut verified, Targets::All);
             return;
         }
         let threats = self.threats(rules);

@@ -3,9 +3,9 @@
 //! First the transposition table's move; then captures and promotions that do not lose
 //! material (by SEE), the most valuable victim first, adjusted by capture history; then the
 //! two killers and the counter-move; then quiet moves by history (own and continuation); last
-//! the captures that lose material. Moves are generated once (generation is cheap here) and
-//! scored stage by stage, so a node that cuts off on the first capture never scores its quiet
-//! moves. In quiescence only the first two stages run (losing captures are pruned), or every
+//! the captures that lose material. Captures and promotions are generated first and quiet
+//! moves only when the picker gets to them, so a node that cuts off on a capture (about two
+//! nodes in five) neither generates nor scores its quiet moves. In quiescence only the first two stages run (losing captures are pruned), or every
 //! move when the side to move is in check.
 
 use super::history::{History, PieceTo};
@@ -19,6 +19,7 @@ enum Stage {
     TtMove,
     ScoreNoisy,
     GoodNoisy,
+    GenerateQuiet,
     Killer0,
     Killer1,
     Counter,
@@ -69,7 +70,6 @@ pub struct MovePicker {
     noisy_end: usize,
     next: usize,
     bad_next: usize,
-    skip_quiets: bool,
     evasions: bool,
 }
 
@@ -103,39 +103,30 @@ impl MovePicker {
             noisy_end: 0,
             next: 0,
             bad_next: 0,
-            skip_quiets: false,
             evasions,
         }
     }
 
-    /// Generates the node's moves, noisy ones first, and keeps the killers and the
-    /// counter-move (read when the node began) only if they are among the quiet ones.
-    fn generate(&mut self, cx: &PickContext) {
+    /// Generates the node's captures and promotions.
+    fn generate_noisy(&mut self, cx: &PickContext) {
         let mut list = MoveList::new();
-        match self.mode {
-            PickMode::All => cx.pos.pseudo_moves(cx.rules, &mut list),
-            PickMode::Noisy => cx.pos.pseudo_noisy_moves(cx.rules, &mut list),
-        }
-        let moves = &mut self.moves;
-        moves.extend(
-            list.iter()
-                .filter(|&&m| is_noisy(cx.pos, m))
-                .map(|&m| (m, 0)),
-        );
-        self.noisy_end = moves.len();
-        if self.mode == PickMode::All {
-            moves.extend(
-                list.iter()
-                    .filter(|&&m| !is_noisy(cx.pos, m))
-                    .map(|&m| (m, 0)),
-            );
-            let quiets = &moves[self.noisy_end..];
-            let in_list = |m: Option<Move>| m.filter(|m| quiets.iter().any(|(x, _)| x == m));
-            self.killers = [in_list(self.killers[0]), in_list(self.killers[1])];
-            self.counter = in_list(self.counter);
-        } else {
-            self.killers = [None; 2];
-        }
+        cx.pos.pseudo_noisy_moves(cx.rules, &mut list);
+        let noisy = list.iter().filter(|&&m| is_noisy(cx.pos, m));
+        self.moves.extend(noisy.map(|&m| (m, 0)));
+        self.noisy_end = self.moves.len();
+    }
+
+    /// Generates the node's quiet moves after the noisy ones, and keeps the killers and the
+    /// counter-move (read when the node began) only if they are among them.
+    fn generate_quiet(&mut self, cx: &PickContext) {
+        let mut list = MoveList::new();
+        cx.pos.pseudo_quiet_moves(cx.rules, &mut list);
+        let quiet = list.iter().filter(|&&m| !is_noisy(cx.pos, m));
+        self.moves.extend(quiet.map(|&m| (m, 0)));
+        let quiets = &self.moves[self.noisy_end..];
+        let in_list = |m: Option<Move>| m.filter(|m| quiets.iter().any(|(x, _)| x == m));
+        self.killers = [in_list(self.killers[0]), in_list(self.killers[1])];
+        self.counter = in_list(self.counter);
     }
 
     /// Gives the buffers back for reuse.
@@ -163,12 +154,17 @@ impl MovePicker {
                 self.tt_move
             }
             Stage::ScoreNoisy => {
-                self.generate(cx);
+                self.generate_noisy(cx);
                 self.score_noisy(cx);
                 self.stage = Stage::GoodNoisy;
                 None
             }
             Stage::GoodNoisy => self.good_noisy(cx),
+            Stage::GenerateQuiet => {
+                self.generate_quiet(cx);
+                self.stage = Stage::Killer0;
+                None
+            }
             Stage::Killer0 | Stage::Killer1 | Stage::Counter => self.refutation(cx),
             Stage::ScoreQuiet => {
                 self.score_quiets(cx);
@@ -210,7 +206,7 @@ impl MovePicker {
             self.bad.push(m);
         }
         self.stage = if self.mode == PickMode::All {
-            Stage::Killer0
+            Stage::GenerateQuiet
         } else {
             Stage::Done
         };
@@ -228,7 +224,7 @@ impl MovePicker {
         let repeat = Some(m) == self.tt_move
             || (next == Stage::Counter && Some(m) == self.killers[0])
             || (next == Stage::ScoreQuiet && self.killers.contains(&Some(m)));
-        if self.skip_quiets || repeat || is_noisy(cx.pos, m) {
+        if repeat || is_noisy(cx.pos, m) {
             return None;
         }
         Some(m)
@@ -246,7 +242,7 @@ impl MovePicker {
     }
 
     fn quiet(&mut self) -> Option<Move> {
-        while !self.skip_quiets && self.next < self.moves.len() {
+        while self.next < self.moves.len() {
             let i = self.next - self.noisy_end;
             let quiets = &mut self.moves[self.noisy_end..];
             // The first few by selection (a cut-off usually comes early); a node that gets

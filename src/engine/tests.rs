@@ -306,3 +306,36 @@ fn contempt_scores_draws_for_the_engine_and_against_its_opponent() {
     e.set_contempt(10_000);
     assert_eq!(e.contempt(), MAX_CONTEMPT);
 }
+
+/// The move picker generates captures and promotions first and quiet moves later; together,
+/// each filtered by what its moves do, they must be the full list in its own order (the
+/// search's move order, and so its tree, depends on it).
+#[test]
+fn noisy_and_quiet_generation_split_the_full_list_in_order() {
+    use crate::movegen::MoveList;
+    use movepick::is_noisy;
+    for (i, v) in catalog::BUILTIN.iter().map(|(n, _)| *n).enumerate() {
+        let rules = catalog::load_rules(v).unwrap();
+        for game in random_positions(&rules, 91 + i as u64, 6) {
+            for pos in &game {
+                let list = |gen: fn(&Position, &Rules, &mut MoveList)| {
+                    let mut l = MoveList::new();
+                    gen(pos, &rules, &mut l);
+                    l.iter().copied().collect::<Vec<Move>>()
+                };
+                let all = list(Position::pseudo_moves);
+                let split = |moves: Vec<Move>, noisy: bool| -> Vec<Move> {
+                    moves
+                        .into_iter()
+                        .filter(|&m| is_noisy(pos, m) == noisy)
+                        .collect()
+                };
+                let mut parts = split(list(Position::pseudo_noisy_moves), true);
+                parts.extend(split(list(Position::pseudo_quiet_moves), false));
+                let mut expected = split(all.clone(), true);
+                expected.extend(split(all, false));
+                assert_eq!(parts, expected, "{v} {}", pos.fen(&rules));
+            }
+        }
+    }
+}
