@@ -253,7 +253,7 @@ impl Position {
 
     /// The pieces of colour `c` of the types in the bit mask.
     #[inline]
-    fn types_of(&self, c: Colour, mut mask: u32) -> Bitboard {
+    pub(crate) fn types_of(&self, c: Colour, mut mask: u32) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         while mask != 0 {
             b |= self.by_type[mask.trailing_zeros() as usize];
