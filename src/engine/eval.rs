@@ -7,6 +7,7 @@
 //! any variant file gets an evaluation. A mop-up term outside the tuned set drives a lone
 //! king to the edge, so won endings are won.
 
+use super::pawn_cache::{PawnCache, PawnSums};
 use super::weights::{Layout, Weights, SHELTER_TERMS, STORM_TERMS};
 use crate::game::insufficient_material;
 use crate::geometry::{Bitboard, Square};
@@ -39,6 +40,18 @@ pub trait TermSink {
                 self.add(colour, param, n);
             }
         }
+    }
+
+    /// Counts the pawn-structure terms of both sides, those that depend on the placement of
+    /// the pawns (`pawns`: White's, Black's) alone: `count` counts them into the sink it is
+    /// given. A sink that only adds up may take their sums from a cache instead.
+    #[inline(always)]
+    fn add_pawn_structure<F>(&mut self, _pawns: [Bitboard; 2], count: F)
+    where
+        Self: Sized,
+        F: FnOnce(&mut Self),
+    {
+        count(self)
     }
 }
 
@@ -140,6 +153,18 @@ struct Sum<'a> {
     w: &'a [[i32; 2]],
     mg: [i32; 2],
     eg: [i32; 2],
+    pawns: Option<&'a mut PawnCache>,
+}
+
+impl<'a> Sum<'a> {
+    fn new(w: &'a [[i32; 2]], pawns: Option<&'a mut PawnCache>) -> Sum<'a> {
+        Sum {
+            w,
+            mg: [0; 2],
+            eg: [0; 2],
+            pawns,
+        }
+    }
 }
 
 impl TermSink for Sum<'_> {
@@ -161,6 +186,28 @@ impl TermSink for Sum<'_> {
     {
         self.mg[colour] += total[0];
         self.eg[colour] += total[1];
+    }
+
+    #[inline(always)]
+    fn add_pawn_structure<F>(&mut self, pawns: [Bitboard; 2], count: F)
+    where
+        F: FnOnce(&mut Self),
+    {
+        let w = self.w;
+        let Some(cache) = self.pawns.as_deref_mut() else {
+            return count(self);
+        };
+        let sums: PawnSums = cache.get(pawns).unwrap_or_else(|| {
+            let mut part = Sum::new(w, None);
+            count(&mut part);
+            let sums = [0, 1].map(|c| [part.mg[c], part.eg[c]]);
+            cache.put(pawns, sums);
+            sums
+        });
+        for c in Colour::ALL {
+            self.mg[c] += sums[c][0];
+            self.eg[c] += sums[c][1];
+        }
     }
 }
 
@@ -311,6 +358,16 @@ impl Evaluator {
 
     /// Static evaluation in centipawns from the side to move's point of view.
     pub fn evaluate(&self, rules: &Rules, pos: &Position) -> i32 {
+        self.evaluate_with(rules, pos, None)
+    }
+
+    /// [`Evaluator::evaluate`] taking the pawn-structure sums from `pawns` where it has them
+    /// (and leaving there those it had to count): the same score, sooner.
+    pub fn evaluate_cached(&self, rules: &Rules, pos: &Position, pawns: &mut PawnCache) -> i32 {
+        self.evaluate_with(rules, pos, Some(pawns))
+    }
+
+    fn evaluate_with(&self, rules: &Rules, pos: &Position, pawns: Option<&mut PawnCache>) -> i32 {
         if let Some(v) = self.external.as_ref().and_then(|e| e.evaluate(rules, pos)) {
             return v;
         }
@@ -319,25 +376,26 @@ impl Evaluator {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has the instruction: checked just above.
-            return unsafe { self.evaluate_popcnt(rules, pos) };
+            return unsafe { self.evaluate_popcnt(rules, pos, pawns) };
         }
-        self.evaluate_here(rules, pos)
+        self.evaluate_here(rules, pos, pawns)
     }
 
     /// [`Evaluator::evaluate`] compiled with the population count instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn evaluate_popcnt(&self, rules: &Rules, pos: &Position) -> i32 {
-        self.evaluate_here(rules, pos)
+    unsafe fn evaluate_popcnt(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        pawns: Option<&mut PawnCache>,
+    ) -> i32 {
+        self.evaluate_here(rules, pos, pawns)
     }
 
     #[inline(always)]
-    fn evaluate_here(&self, rules: &Rules, pos: &Position) -> i32 {
-        let mut sum = Sum {
-            w: &self.weights.values,
-            mg: [0; 2],
-            eg: [0; 2],
-        };
+    fn evaluate_here(&self, rules: &Rules, pos: &Position, pawns: Option<&mut PawnCache>) -> i32 {
+        let mut sum = Sum::new(&self.weights.values, pawns);
         self.terms(rules, pos, &mut sum);
         let phase = self.phase(rules, pos);
         let mg = sum.mg[0] - sum.mg[1];
@@ -420,8 +478,16 @@ impl Evaluator {
                 }
             }
         }
+        let pawns = rules.pawn.map_or([Bitboard::EMPTY; 2], |p| {
+            Colour::ALL.map(|c| pos.pieces_of(c, p))
+        });
+        sink.add_pawn_structure(pawns, |s| {
+            for c in Colour::ALL {
+                self.pawn_structure(rules, c, pawns, &att.pawn, s);
+            }
+        });
         for c in Colour::ALL {
-            self.pawn_terms(rules, pos, c, &att, sink);
+            self.passed_pawn_extras(rules, pos, c, pawns, &att, sink);
             self.king_terms(rules, pos, c, zones[c], &att, sink);
             let theirs = pos.colour_bb(c.other()) & !pos.type_bb(rules.royal);
             let pawns = rules.pawn.map_or(Bitboard::EMPTY, |p| pos.type_bb(p));
@@ -510,19 +576,20 @@ impl Evaluator {
         }
     }
 
+    /// The terms of `c`'s pawns that depend on where the pawns stand and nothing else:
+    /// doubled, isolated, supported, connected and passed pawns. `pawns`: White's, Black's;
+    /// `pawn_attacks`: the squares each side's pawns attack.
     #[inline(always)]
-    fn pawn_terms<S: TermSink>(
+    fn pawn_structure<S: TermSink>(
         &self,
         rules: &Rules,
-        pos: &Position,
         c: Colour,
-        att: &Attacks,
+        pawns: [Bitboard; 2],
+        pawn_attacks: &[Bitboard; 2],
         sink: &mut S,
     ) {
-        let Some(p) = rules.pawn else { return };
         let l = self.layout();
-        let own = pos.pieces_of(c, p);
-        let theirs = pos.pieces_of(c.other(), p);
+        let (own, theirs) = (pawns[c], pawns[c.other()]);
         let links = self.scores_pawn_links || sink.counts_zero_terms();
         for sq in own {
             let s = sq as usize;
@@ -538,7 +605,7 @@ impl Evaluator {
                     sink.add(c, l.isolated_unopposed, 1);
                 }
             }
-            let supported = att.pawn[c].has(sq);
+            let supported = pawn_attacks[c].has(sq);
             if supported {
                 sink.add(c, l.supported, 1);
             }
@@ -549,8 +616,34 @@ impl Evaluator {
                 let n = 2 + phalanx as i32 - opposed as i32;
                 sink.add(c, l.connected + d.min(l.ranks - 1), n);
             }
-            if d > 0 && (self.front_span[c][s] & theirs).is_empty() {
+            if self.is_passed(c, sq, theirs) {
                 sink.add(c, l.passed + d.min(l.ranks - 1), 1);
+            }
+        }
+    }
+
+    /// Is `c`'s pawn on `sq` passed (short of the promotion zone, no enemy pawn in front of
+    /// it or beside its way)?
+    #[inline(always)]
+    fn is_passed(&self, c: Colour, sq: Square, their_pawns: Bitboard) -> bool {
+        let s = sq as usize;
+        self.promo_distance[c][s] > 0 && (self.front_span[c][s] & their_pawns).is_empty()
+    }
+
+    /// The terms of `c`'s passed pawns that depend on more than the pawns.
+    #[inline(always)]
+    fn passed_pawn_extras<S: TermSink>(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        c: Colour,
+        pawns: [Bitboard; 2],
+        att: &Attacks,
+        sink: &mut S,
+    ) {
+        for sq in pawns[c] {
+            if self.is_passed(c, sq, pawns[c.other()]) {
+                let d = self.promo_distance[c][sq as usize];
                 self.passed_extras(rules, pos, (c, sq, d), att, sink);
             }
         }
@@ -937,7 +1030,7 @@ mod tests {
     }
 
     #[test]
-    fn the_placement_table_scores_as_its_terms_do() {
+    fn the_placement_table_and_the_pawn_cache_score_as_the_terms_do() {
         for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
             let rules = catalog::load_rules(v).unwrap();
             let mut w = Weights::derived(&rules);
@@ -950,13 +1043,16 @@ mod tests {
             let sp = crate::setup::from_id(&rules.variant, 321).unwrap();
             let fen = crate::setup::start_fen(&rules.variant, &sp);
             let mut pos = Position::from_fen(&rules, &fen).unwrap();
+            let mut pawns = PawnCache::new();
             for ply in 0..12 {
-                let mut sum = Sum {
-                    w: &ev.weights.values,
-                    mg: [0; 2],
-                    eg: [0; 2],
-                };
+                let mut sum = Sum::new(&ev.weights.values, None);
                 ev.terms(&rules, &pos, &mut sum);
+                // Counted into the cache, then taken from it: the same sums.
+                for _ in 0..2 {
+                    let mut cached = Sum::new(&ev.weights.values, Some(&mut pawns));
+                    ev.terms(&rules, &pos, &mut cached);
+                    assert_eq!((cached.mg, cached.eg), (sum.mg, sum.eg), "{v}, ply {ply}");
+                }
                 let mut rec = Record(vec![[0; 2]; ev.layout().len]);
                 ev.terms(&rules, &pos, &mut rec);
                 let (mut mg, mut eg) = ([0; 2], [0; 2]);

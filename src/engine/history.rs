@@ -8,6 +8,7 @@
 //! moves rise, moves that failed get a malus, and nothing overflows.
 
 use super::eval::EvalCache;
+use super::pawn_cache::PawnCache;
 use crate::piece::Colour;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
@@ -32,6 +33,8 @@ pub struct History {
     counter: Vec<Option<Move>>,
     /// Static evaluations of positions this thread has seen.
     pub evals: EvalCache,
+    /// Pawn-structure sums of the pawn placements this thread has evaluated.
+    pub pawns: PawnCache,
 }
 
 impl History {
@@ -47,6 +50,7 @@ impl History {
             continuation: vec![0; piece_to * piece_to],
             counter: vec![None; piece_to],
             evals: EvalCache::new(),
+            pawns: PawnCache::new(),
         }
     }
 
@@ -56,7 +60,13 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counter.fill(None);
+        self.forget_evaluations();
+    }
+
+    /// Forgets the cached evaluations (new weights, another evaluation).
+    pub fn forget_evaluations(&mut self) {
         self.evals.clear();
+        self.pawns.clear();
     }
 
     /// Halves what earlier searches learned, so a new search adapts faster.

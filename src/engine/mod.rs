@@ -21,6 +21,7 @@ mod eval;
 mod history;
 mod limits;
 mod movepick;
+mod pawn_cache;
 mod root;
 mod search;
 mod see;
@@ -172,7 +173,7 @@ impl Engine {
     pub fn set_weights(&mut self, weights: Weights) {
         self.eval = Evaluator::new(&self.rules, weights);
         for h in &mut self.histories {
-            h.evals.clear();
+            h.forget_evaluations();
         }
     }
 
@@ -181,7 +182,7 @@ impl Engine {
     pub fn set_external_eval(&mut self, external: Option<Arc<dyn ExternalEval>>) {
         self.eval.set_external(external);
         for h in &mut self.histories {
-            h.evals.clear();
+            h.forget_evaluations();
         }
     }
 

@@ -283,8 +283,12 @@ impl<'a> Worker<'a> {
         let raw = match self.history.evals.get(key) {
             Some(v) => v,
             None => {
-                let v = self.sh.eval.evaluate(self.sh.rules, pos);
-                self.history.evals.put(key, v);
+                let h = &mut *self.history;
+                let v = self
+                    .sh
+                    .eval
+                    .evaluate_cached(self.sh.rules, pos, &mut h.pawns);
+                h.evals.put(key, v);
                 v
             }
         };
