@@ -363,7 +363,12 @@ impl Evaluator {
 
     /// [`Evaluator::evaluate`] taking the pawn-structure sums from `pawns` where it has them
     /// (and leaving there those it had to count): the same score, sooner.
-    pub fn evaluate_cached(&self, rules: &Rules, pos: &Position, pawns: &mut PawnCache) -> i32 {
+    pub(crate) fn evaluate_cached(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        pawns: &mut PawnCache,
+    ) -> i32 {
         self.evaluate_with(rules, pos, Some(pawns))
     }
 

@@ -5,8 +5,9 @@
 //! two killers and the counter-move; then quiet moves by history (own and continuation); last
 //! the captures that lose material. Captures and promotions are generated first and quiet
 //! moves only when the picker gets to them, so a node that cuts off on a capture (about two
-//! nodes in five) neither generates nor scores its quiet moves. In quiescence only the first two stages run (losing captures are pruned), or every
-//! move when the side to move is in check.
+//! nodes in five) neither generates nor scores its quiet moves. In quiescence only the first
+//! two stages run (losing captures are pruned), or every move when the side to move is in
+//! check.
 
 use super::history::{History, PieceTo};
 use super::see::{see_ge, SeeValues};
