@@ -253,13 +253,41 @@ impl Position {
 
     /// The pieces of colour `c` of the types in the bit mask.
     #[inline]
-    pub(crate) fn types_of(&self, c: Colour, mut mask: u32) -> Bitboard {
+    fn types_of(&self, c: Colour, mut mask: u32) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         while mask != 0 {
             b |= self.by_type[mask.trailing_zeros() as usize];
             mask &= mask - 1;
         }
         b & self.by_colour[c]
+    }
+
+    /// The riders of colour `by` (among the pieces in `occ`) that capture on `sq`, one by one:
+    /// the first piece on each line to `sq`, when it rides that line. One test on the empty
+    /// board's lines rules them all out first.
+    #[inline]
+    pub(crate) fn rider_attackers<'a>(
+        &'a self,
+        rules: &'a Rules,
+        sq: Square,
+        by: Colour,
+        occ: Bitboard,
+    ) -> impl Iterator<Item = Square> + 'a {
+        let s = sq as usize;
+        let riders = self.types_of(by, rules.rider_types[by]) & occ;
+        let lines = if (rules.rider_reach[by][s] & riders).any() {
+            &rules.rider_attacks[by][..]
+        } else {
+            &[]
+        };
+        lines.iter().filter_map(move |&(ray, mask)| {
+            let rt = &rules.rays[ray];
+            if (rt.rays[s] & riders).is_empty() {
+                return None;
+            }
+            let b = rt.first_blocker(sq, occ)?;
+            (riders.has(b) && mask >> self.kind_at(b) & 1 != 0).then_some(b)
+        })
     }
 
     pub(crate) fn is_attacked_occ(
@@ -279,22 +307,8 @@ impl Position {
                 }
             }
         }
-        let riders = self.types_of(by, rules.rider_types[by]) & occ;
-        if (rules.rider_reach[by][s] & riders).any() {
-            for &(ray, mask) in &rules.rider_attacks[by] {
-                let rt = &rules.rays[ray];
-                if (rt.rays[s] & riders).is_empty() {
-                    continue;
-                }
-                if let Some(b) = rt.first_blocker(sq, occ) {
-                    if riders.has(b) {
-                        let t = self.kind_at(b) as u32;
-                        if mask >> t & 1 != 0 {
-                            return true;
-                        }
-                    }
-                }
-            }
+        if self.rider_attackers(rules, sq, by, occ).next().is_some() {
+            return true;
         }
         if !rules.hopper_attackers[by].is_empty() && self.hopper_attacks(rules, sq, by, occ) {
             return true;

@@ -59,20 +59,8 @@ pub fn attackers(rules: &Rules, pos: &Position, sq: Square, c: Colour, occ: Bitb
             found |= rules.piece_moves(c, t).leap_attackers[s] & theirs & pos.type_bb(t);
         }
     }
-    // One test on the empty board's lines rules out every rider (as the attack test does).
-    let riders = pos.types_of(c, rules.rider_types[c]) & occ;
-    if (rules.rider_reach[c][s] & riders).any() {
-        for &(ray, mask) in &rules.rider_attacks[c] {
-            let rt = &rules.rays[ray];
-            if (rt.rays[s] & riders).is_empty() {
-                continue;
-            }
-            if let Some(b) = rt.first_blocker(sq, occ) {
-                if riders.has(b) && mask >> pos.kind_at(b) & 1 != 0 {
-                    found.set(b);
-                }
-            }
-        }
+    for b in pos.rider_attackers(rules, sq, c, occ) {
+        found.set(b);
     }
     for &t in &rules.special_attackers[c] {
         let pm = rules.piece_moves(c, t);
