@@ -495,12 +495,8 @@ impl Evaluator {
             self.passed_pawn_extras(rules, pos, c, pawns, &att, sink);
             self.king_terms(rules, pos, c, zones[c], &att, sink);
             let theirs = pos.colour_bb(c.other()) & !pos.type_bb(rules.royal);
-            let pawns = rules.pawn.map_or(Bitboard::EMPTY, |p| pos.type_bb(p));
-            sink.add(
-                c,
-                l.pawn_threat,
-                (att.pawn[c] & theirs & !pawns).count() as i32,
-            );
+            let pieces = theirs & !(pawns[0] | pawns[1]);
+            sink.add(c, l.pawn_threat, (att.pawn[c] & pieces).count() as i32);
             let own = pos.colour_bb(c) & !pos.type_bb(rules.royal);
             let hanging = own & att.all[c.other()] & !att.all[c];
             sink.add(c, l.hanging, hanging.count() as i32);
