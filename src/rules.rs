@@ -21,11 +21,16 @@ pub struct RayTable {
     pub range: u8,
     /// True when the square index grows along the ray (first blocker is the lowest bit).
     pub ascending: bool,
-    pub rays: Vec<Bitboard>,
+    pub rays: SquareBoards,
     /// A copy of the unlimited ray's table, so cutting a ray at its blocker is one lookup in
     /// the same table rather than two.
-    pub beyond: Vec<Bitboard>,
+    pub beyond: SquareBoards,
 }
+
+/// One bitboard per square, with room for every value of a [`Square`], so that a lookup by
+/// square needs no bounds check (rays are looked up in the innermost loops of move
+/// generation and evaluation). Entries past the board stay empty.
+pub type SquareBoards = Box<[Bitboard; 256]>;
 
 impl RayTable {
     /// Squares reached from `sq` with occupancy `occ` (the first blocker included).
@@ -36,11 +41,10 @@ impl RayTable {
         if blockers.is_empty() {
             return ray;
         }
-        let b = if self.ascending {
-            blockers.lsb()
-        } else {
-            blockers.msb()
-        };
+        // Both ends, then a select: the direction alternates from ray to ray, so a branch on
+        // it would often be mispredicted.
+        let (first, last) = (blockers.lsb(), blockers.msb());
+        let b = if self.ascending { first } else { last };
         ray & !self.beyond[b as usize]
     }
     /// First occupied square on the ray from `sq`, if any.
@@ -48,12 +52,10 @@ impl RayTable {
     pub fn first_blocker(&self, sq: Square, occ: Bitboard) -> Option<Square> {
         let blockers = self.rays[sq as usize] & occ;
         if blockers.is_empty() {
-            None
-        } else if self.ascending {
-            Some(blockers.lsb())
-        } else {
-            Some(blockers.msb())
+            return None;
         }
+        let (first, last) = (blockers.lsb(), blockers.msb());
+        Some(if self.ascending { first } else { last })
     }
 }
 
@@ -404,7 +406,7 @@ fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8
     }
     let full = (range != 0).then(|| ray_index(rays, geo, df, dr, 0));
     let n = geo.squares();
-    let mut t = Vec::with_capacity(n);
+    let mut t: SquareBoards = Box::new([Bitboard::EMPTY; 256]);
     for sq in 0..n as Square {
         let mut b = Bitboard::EMPTY;
         let mut cur = sq;
@@ -417,7 +419,7 @@ fn ray_index(rays: &mut Vec<RayTable>, geo: &Geometry, df: i8, dr: i8, range: u8
                 break;
             }
         }
-        t.push(b);
+        t[sq as usize] = b;
     }
     let ascending = (dr as i32) * geo.files as i32 + df as i32 > 0;
     let idx = rays.len();
