@@ -103,9 +103,6 @@ pub struct Evaluator {
     /// terms there (material, rank, file, square, centre), so the score adds one pair per
     /// piece instead of five.
     placement: [Vec<[i32; 2]>; 2],
-    /// Per colour and kind: the rays along which a piece of that kind and colour attacks
-    /// a square, looking back from the square (where it could check a king from).
-    check_rays: [Vec<Vec<usize>>; 2],
     /// Another engine's evaluation used instead of ours, when set.
     external: Option<std::sync::Arc<dyn ExternalEval>>,
 }
@@ -295,7 +292,6 @@ impl Evaluator {
             phase_value,
             full_phase,
             cheaper: cheaper_kinds(rules),
-            check_rays: Colour::ALL.map(|c| check_rays(rules, c)),
             external: None,
             placement: [Vec::new(), Vec::new()],
         };
@@ -794,20 +790,37 @@ impl Evaluator {
         let k = pos.king_square(c);
         let occ = pos.occupied();
         let safe = !att.all[c] & !pos.colour_bb(e);
-        let mut total = 0;
+        // The kinds (not pawns or the king) that reach a safe square at all.
+        let mut wanted = 0u32;
         for u in 0..rules.n_types {
-            if u == rules.royal || Some(u) == rules.pawn {
+            if u != rules.royal && Some(u) != rules.pawn && (att.by_kind[e][u] & safe).any() {
+                wanted |= 1 << u;
+            }
+        }
+        if wanted == 0 {
+            return 0;
+        }
+        // Each line from the king is traced once, for every kind that rides it.
+        let mut from = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+        for &(ray, mask) in &rules.rider_attacks[e] {
+            let mut kinds = mask & wanted;
+            if kinds == 0 {
                 continue;
             }
+            let line = rules.rays[ray].attacks(k, occ);
+            while kinds != 0 {
+                from[kinds.trailing_zeros() as usize] |= line;
+                kinds &= kinds - 1;
+            }
+        }
+        let mut total = 0;
+        let mut kinds = wanted;
+        while kinds != 0 {
+            let u = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             let reach = att.by_kind[e][u] & safe;
-            if reach.is_empty() {
-                continue;
-            }
-            let mut from = rules.piece_moves(e, u).leap_attackers[k as usize];
-            for &ray in &self.check_rays[e][u] {
-                from |= rules.rays[ray].attacks(k, occ);
-            }
-            let n = (from & reach).count().min(4) as i32;
+            let checks = from[u] | rules.piece_moves(e, u).leap_attackers[k as usize];
+            let n = (checks & reach).count().min(4) as i32;
             if n != 0 {
                 sink.add(c, l.safe_check + u, n);
                 total += n;
@@ -961,20 +974,6 @@ fn cheaper_kinds(rules: &Rules) -> Vec<Vec<usize>> {
             }
             (0..rules.n_types)
                 .filter(|&u| u != rules.royal && value(u) < value(t))
-                .collect()
-        })
-        .collect()
-}
-
-/// Per kind, the rays (looking back from a target) along which a piece of colour `c` and
-/// that kind attacks.
-fn check_rays(rules: &Rules, c: Colour) -> Vec<Vec<usize>> {
-    (0..rules.n_types)
-        .map(|u| {
-            rules.rider_attacks[c]
-                .iter()
-                .filter(|&&(_, mask)| mask >> u & 1 != 0)
-                .map(|&(ray, _)| ray)
                 .collect()
         })
         .collect()
