@@ -794,6 +794,25 @@ impl Position {
         }
     }
 
+    /// Can the pseudo-legal move `m` be seen to keep the mover's king safe without making
+    /// it? True when the side to move is not in check (`in_check`, which the caller knows),
+    /// the king stays put, nothing but the moving piece leaves its square (no en passant,
+    /// castling or adjustment), and it leaves no square from which an enemy rider could reach
+    /// the king on an empty board; an opponent with hoppers or lame pieces, whose attacks a
+    /// move can open in other ways, gets no shortcut. False means "make it and test".
+    #[inline]
+    pub(crate) fn keeps_king_safe(&self, rules: &Rules, m: Move, in_check: bool) -> bool {
+        let us = self.side;
+        let them = us.other();
+        let k = self.king[us];
+        !in_check
+            && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && m.from != k
+            && !rules.rider_reach[them][k as usize].has(m.from)
+            && rules.special_attackers[them].is_empty()
+            && rules.hopper_attackers[them].is_empty()
+    }
+
     /// Is the pseudo-legal move `m` legal (own king not attacked afterwards)?
     #[inline]
     pub fn is_legal_pseudo(&self, rules: &Rules, m: Move) -> bool {
@@ -876,8 +895,8 @@ mod tests {
     }
 
     /// Random games from random start positions: the mask-based generator, the counter and
-    /// the make-and-test reference must agree everywhere, and the incremental hash must equal
-    /// the hash computed from scratch. `is_pseudo_legal` must accept exactly the pseudo-legal
+    /// the make-and-test reference must agree everywhere, the moves `keeps_king_safe` passes
+    /// must be legal, and the incremental hash must equal the hash computed from scratch. `is_pseudo_legal` must accept exactly the pseudo-legal
     /// moves, among them and the moves of the position two plies before (table moves).
     fn random_games(rules: &Rules, games: usize, plies: usize, seed: u64) -> usize {
         let mut rng = Rng(seed | 1);
@@ -903,6 +922,12 @@ mod tests {
                         "{m:?} in {}",
                         pos.fen(rules)
                     );
+                }
+                let in_check = pos.in_check(rules);
+                for &m in &pseudo {
+                    if pos.keeps_king_safe(rules, m, in_check) {
+                        assert!(pos.is_legal_pseudo(rules, m), "{m:?} in {}", pos.fen(rules));
+                    }
                 }
                 earlier.push(pseudo);
                 let legal = pos.legal_moves(rules);

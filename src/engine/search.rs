@@ -431,8 +431,7 @@ impl<'a> Worker<'a> {
             }
             let child = child.unwrap_or_else(|| pos.play_unchecked(rules, m));
             self.sh.tt.prefetch(child.hash());
-            let us = pos.side_to_move();
-            if child.is_attacked(rules, child.king_square(us), us.other()) {
+            if !is_legal(rules, pos, m, n.in_check, &child) {
                 continue;
             }
             count += 1;
@@ -670,8 +669,7 @@ impl<'a> Worker<'a> {
             }
             let child = pos.play_unchecked(rules, m);
             self.sh.tt.prefetch(child.hash());
-            let us = pos.side_to_move();
-            if child.is_attacked(rules, child.king_square(us), us.other()) {
+            if !is_legal(rules, pos, m, in_check, &child) {
                 continue;
             }
             legal += 1;
@@ -748,6 +746,15 @@ impl<'a> Worker<'a> {
         }
         pos.occupied().count() <= 4 && insufficient_material(rules, pos)
     }
+}
+
+/// Is the pseudo-legal move `m` from `pos` (which led to `child`) legal? Most moves can be
+/// seen to be without looking at `child`'s attacks.
+#[inline]
+fn is_legal(rules: &Rules, pos: &Position, m: Move, in_check: bool, child: &Position) -> bool {
+    let us = pos.side_to_move();
+    pos.keeps_king_safe(rules, m, in_check)
+        || !child.is_attacked(rules, child.king_square(us), us.other())
 }
 
 /// A table hit that settles a non-PV node.
