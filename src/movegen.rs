@@ -896,8 +896,9 @@ mod tests {
 
     /// Random games from random start positions: the mask-based generator, the counter and
     /// the make-and-test reference must agree everywhere, the moves `keeps_king_safe` passes
-    /// must be legal, and the incremental hash must equal the hash computed from scratch. `is_pseudo_legal` must accept exactly the pseudo-legal
-    /// moves, among them and the moves of the position two plies before (table moves).
+    /// must be legal, and the incremental hash must equal the hash computed from scratch.
+    /// `is_pseudo_legal` must accept exactly the pseudo-legal moves, among them and the moves
+    /// of the position two plies before (table moves).
     fn random_games(rules: &Rules, games: usize, plies: usize, seed: u64) -> usize {
         let mut rng = Rng(seed | 1);
         let mut checked = 0;
