@@ -42,6 +42,18 @@ pub trait TermSink {
         }
     }
 
+    /// Counts one piece's mobility terms: `safe` squares of kind `t` (per square, four times
+    /// the square root, and "trapped" for one square or none). `total` is their weighted
+    /// (middlegame, endgame) sum, looked up once per piece by a sink that only adds up.
+    #[inline(always)]
+    fn add_mobility(&mut self, colour: Colour, l: &Layout, (t, safe): (usize, i32), _: [i32; 2]) {
+        for (param, n) in mobility_terms(l, t, safe) {
+            if n != 0 {
+                self.add(colour, param, n);
+            }
+        }
+    }
+
     /// Counts the pawn-structure terms of both sides, those that depend on the placement of
     /// the pawns (`pawns`: White's, Black's) alone: `count` counts them into the sink it is
     /// given. A sink that only adds up may take their sums from a cache instead.
@@ -103,6 +115,9 @@ pub struct Evaluator {
     /// terms there (material, rank, file, square, centre), so the score adds one pair per
     /// piece instead of five.
     placement: [Vec<[i32; 2]>; 2],
+    /// `[kind * MOBILITY_SLOTS + safe squares]`: the weighted sum of a piece's mobility
+    /// terms, so the score adds one pair per piece instead of three.
+    mobility: Vec<[i32; 2]>,
     /// Another engine's evaluation used instead of ours, when set.
     external: Option<std::sync::Arc<dyn ExternalEval>>,
 }
@@ -181,6 +196,12 @@ impl TermSink for Sum<'_> {
     where
         T: FnOnce() -> [(usize, i32); 5],
     {
+        self.mg[colour] += total[0];
+        self.eg[colour] += total[1];
+    }
+
+    #[inline(always)]
+    fn add_mobility(&mut self, colour: Colour, _: &Layout, _: (usize, i32), total: [i32; 2]) {
         self.mg[colour] += total[0];
         self.eg[colour] += total[1];
     }
@@ -294,8 +315,10 @@ impl Evaluator {
             cheaper: cheaper_kinds(rules),
             external: None,
             placement: [Vec::new(), Vec::new()],
+            mobility: Vec::new(),
         };
         ev.placement = Colour::ALL.map(|c| ev.placement_table(rules, c));
+        ev.mobility = ev.mobility_table(rules);
         ev
     }
 
@@ -309,6 +332,22 @@ impl Evaluator {
                 for (param, count) in self.placement_terms(c, t, s, n) {
                     let w = self.weights.values[param];
                     total = [total[0] + w[0] * count, total[1] + w[1] * count];
+                }
+                table.push(total);
+            }
+        }
+        table
+    }
+
+    /// The mobility sums of every kind for every count of safe squares.
+    fn mobility_table(&self, rules: &Rules) -> Vec<[i32; 2]> {
+        let mut table = Vec::with_capacity(rules.n_types * MOBILITY_SLOTS);
+        for t in 0..rules.n_types {
+            for safe in 0..MOBILITY_SLOTS {
+                let mut total = [0, 0];
+                for (param, n) in mobility_terms(self.layout(), t, safe as i32) {
+                    let w = self.weights.values[param];
+                    total = [total[0] + w[0] * n, total[1] + w[1] * n];
                 }
                 table.push(total);
             }
@@ -535,12 +574,9 @@ impl Evaluator {
         if (reach & zones[c.other()]).any() {
             att.king_attackers[c] += 1;
         }
-        let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as i32;
-        sink.add(c, l.mobility + t, safe);
-        sink.add(c, l.mobility_root + t, mobility_root(safe));
-        if safe <= 1 {
-            sink.add(c, l.trapped + t, 1);
-        }
+        let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as usize;
+        let total = self.mobility[t * MOBILITY_SLOTS + safe];
+        sink.add_mobility(c, l, (t, safe as i32), total);
     }
 
     /// Pieces of colour `c` attacked by cheaper enemy pieces, per kind.
@@ -828,6 +864,20 @@ impl Evaluator {
         }
         total
     }
+}
+
+/// Counts of safe squares a piece can have: a bitboard holds at most 128 squares.
+const MOBILITY_SLOTS: usize = 129;
+
+/// A piece's mobility terms with `safe` safe squares: per square, four times the square
+/// root, and "trapped" (one safe square or none).
+#[inline(always)]
+fn mobility_terms(l: &Layout, t: usize, safe: i32) -> [(usize, i32); 3] {
+    [
+        (l.mobility + t, safe),
+        (l.mobility_root + t, mobility_root(safe)),
+        (l.trapped + t, (safe <= 1) as i32),
+    ]
 }
 
 /// Four times the square root of a mobility count, rounded (the `mobility.root` terms).
