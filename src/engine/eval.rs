@@ -54,9 +54,9 @@ pub trait TermSink {
         }
     }
 
-    /// Counts the pawn-structure terms of both sides, those that depend on the placement of
-    /// the pawns (`pawns`: White's, Black's) alone: `count` counts them into the sink it is
-    /// given. A sink that only adds up may take their sums from a cache instead.
+    /// Counts the pawn terms of both sides that depend on the placement of the pawns
+    /// (`pawns`: White's, Black's) alone, their placement and structure: `count` counts them
+    /// into the sink it is given. A sink that only adds up may take their sums from a cache instead.
     #[inline(always)]
     fn add_pawn_structure<F>(&mut self, _pawns: [Bitboard; 2], count: F)
     where
@@ -512,7 +512,7 @@ impl Evaluator {
         }
         let zones = Colour::ALL.map(|c| king_zone(rules, pos, c));
         for c in Colour::ALL {
-            for t in 0..rules.n_types {
+            for t in (0..rules.n_types).filter(|&t| Some(t) != rules.pawn) {
                 for sq in pos.pieces_of(c, t) {
                     self.piece_terms(rules, pos, (c, t, sq), &zones, &mut att, sink);
                 }
@@ -521,8 +521,10 @@ impl Evaluator {
         let pawns = rules.pawn.map_or([Bitboard::EMPTY; 2], |p| {
             Colour::ALL.map(|c| pos.pieces_of(c, p))
         });
+        // The pawns' placement terms depend on the pawns alone too: cached with the rest.
         sink.add_pawn_structure(pawns, |s| {
             for c in Colour::ALL {
+                self.pawn_placement(rules, c, pawns[c], s);
                 self.pawn_structure(rules, c, pawns, &att.pawn, s);
             }
         });
@@ -540,7 +542,7 @@ impl Evaluator {
         sink.add(pos.side_to_move(), l.tempo, 1);
     }
 
-    /// Material, rank, centre and mobility of one piece; its attacks into `att`.
+    /// Material, rank, centre and mobility of one piece (not a pawn); its attacks into `att`.
     #[inline(always)]
     fn piece_terms<S: TermSink>(
         &self,
@@ -556,11 +558,8 @@ impl Evaluator {
         let n = rules.geo.squares();
         let total = self.placement[c][t * n + s];
         sink.add_placement(c, total, || self.placement_terms(c, t, s, n));
-        if Some(t) == rules.pawn || t == rules.royal {
-            if t == rules.royal {
-                let pm = rules.piece_moves(c, t);
-                att.all[c] |= pm.leap_capture[s];
-            }
+        if t == rules.royal {
+            att.all[c] |= rules.piece_moves(c, t).leap_capture[s];
             return;
         }
         let pm = rules.piece_moves(c, t);
@@ -577,6 +576,21 @@ impl Evaluator {
         let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as usize;
         let total = self.mobility[t * MOBILITY_SLOTS + safe];
         sink.add_mobility(c, l, (t, safe as i32), total);
+    }
+
+    /// The placement terms (material, rank, file, square, centre) of `c`'s pawns `own`.
+    #[inline(always)]
+    fn pawn_placement<S: TermSink>(&self, rules: &Rules, c: Colour, own: Bitboard, sink: &mut S) {
+        let Some(p) = rules.pawn else {
+            return;
+        };
+        let n = rules.geo.squares();
+        for sq in own {
+            let s = sq as usize;
+            sink.add_placement(c, self.placement[c][p * n + s], || {
+                self.placement_terms(c, p, s, n)
+            });
+        }
     }
 
     /// Pieces of colour `c` attacked by cheaper enemy pieces, per kind.

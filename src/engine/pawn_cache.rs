@@ -1,6 +1,7 @@
 //! The pawn-structure sums of recently seen pawn placements (one cache per search thread).
 //! Pawns move rarely, so most evaluations in a search meet a placement seen before, and
-//! its doubled, isolated, supported, connected and passed pawns need not be counted again.
+//! its pawns' placement terms and their doubled, isolated, supported, connected and passed
+//! pawns need not be counted again.
 //!
 //! An entry keeps the whole placement it was computed for, so a hit is never a collision
 //! and the cached sums are exactly what counting would give: the search's tree does not
@@ -8,7 +9,7 @@
 
 use crate::geometry::Bitboard;
 
-/// Per colour, the (middlegame, endgame) sum of its pawn-structure terms.
+/// Per colour, the (middlegame, endgame) sum of its pawns' placement and structure terms.
 pub type PawnSums = [[i32; 2]; 2];
 
 /// One placement and its sums. The empty entry stands for the placement without pawns,
