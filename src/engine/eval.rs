@@ -111,6 +111,9 @@ pub struct Evaluator {
     scores_pawn_links: bool,
     /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
     cheaper: Vec<Vec<usize>>,
+    /// Per colour, `[kind * squares + square]`: where a piece of that kind and colour could
+    /// check a king on that square from, on an empty board (the lines' full length).
+    check_from: [Vec<Bitboard>; 2],
     /// Per colour, `[kind * squares + square]`: the weighted sum of a piece's placement
     /// terms there (material, rank, file, square, centre), so the score adds one pair per
     /// piece instead of five.
@@ -313,6 +316,7 @@ impl Evaluator {
             phase_value,
             full_phase,
             cheaper: cheaper_kinds(rules),
+            check_from: Colour::ALL.map(|c| check_from(rules, c)),
             external: None,
             placement: [Vec::new(), Vec::new()],
             mobility: Vec::new(),
@@ -840,10 +844,14 @@ impl Evaluator {
         let k = pos.king_square(c);
         let occ = pos.occupied();
         let safe = !att.all[c] & !pos.colour_bb(e);
-        // The kinds (not pawns or the king) that reach a safe square at all.
+        // The kinds (not pawns or the king) that reach a safe square from which they could
+        // check on an empty board: most evaluations find none, and trace no line.
+        let n = rules.geo.squares();
         let mut wanted = 0u32;
         for u in 0..rules.n_types {
-            if u != rules.royal && Some(u) != rules.pawn && (att.by_kind[e][u] & safe).any() {
+            let near = self.check_from[e][u * n + k as usize];
+            if u != rules.royal && Some(u) != rules.pawn && (att.by_kind[e][u] & safe & near).any()
+            {
                 wanted |= 1 << u;
             }
         }
@@ -1041,6 +1049,25 @@ fn cheaper_kinds(rules: &Rules) -> Vec<Vec<usize>> {
                 .collect()
         })
         .collect()
+}
+
+/// Per `[kind * squares + square]`: the squares from which a piece of colour `c` and that
+/// kind captures on the square on an empty board.
+fn check_from(rules: &Rules, c: Colour) -> Vec<Bitboard> {
+    let n = rules.geo.squares();
+    let mut table = vec![Bitboard::EMPTY; rules.n_types * n];
+    for t in 0..rules.n_types {
+        for k in 0..n {
+            let mut from = rules.piece_moves(c, t).leap_attackers[k];
+            for &(ray, mask) in &rules.rider_attacks[c] {
+                if mask >> t & 1 != 0 {
+                    from |= rules.rays[ray].rays[k];
+                }
+            }
+            table[t * n + k] = from;
+        }
+    }
+    table
 }
 
 /// The squares the king of colour `c` could step to.
