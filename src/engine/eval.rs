@@ -56,7 +56,8 @@ pub trait TermSink {
 
     /// Counts the pawn terms of both sides that depend on the placement of the pawns
     /// (`pawns`: White's, Black's) alone, their placement and structure: `count` counts them
-    /// into the sink it is given. A sink that only adds up may take their sums from a cache instead.
+    /// into the sink it is given. A sink that only adds up may take their sums from a cache
+    /// instead.
     #[inline(always)]
     fn add_pawn_structure<F>(&mut self, _pawns: [Bitboard; 2], count: F)
     where
@@ -400,8 +401,8 @@ impl Evaluator {
         self.evaluate_with(rules, pos, None)
     }
 
-    /// [`Evaluator::evaluate`] taking the pawn-structure sums from `pawns` where it has them
-    /// (and leaving there those it had to count): the same score, sooner.
+    /// [`Evaluator::evaluate`] taking the pawns' placement and structure sums from `pawns`
+    /// where it has them (and leaving there those it had to count): the same score, sooner.
     pub(crate) fn evaluate_cached(
         &self,
         rules: &Rules,
