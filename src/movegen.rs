@@ -485,7 +485,8 @@ impl Position {
             MoveKind::Normal,
             is_pawn,
         );
-        if !pm.specials.is_empty() {
+        // Special moves are few, but looking at them costs: only where one could be wanted.
+        if !pm.specials.is_empty() && (pm.special_reach[from as usize] & allowed).any() {
             self.special_moves(rules, sink, pm, from, &mut targets, allowed, is_pawn);
         }
         let ep = self.ep_target(pm, from, empty);
@@ -714,7 +715,7 @@ impl Position {
                     legal &= self.pin_mask(rules, from, occ);
                 }
                 sink.targets(rules, us, from, seen & legal, MoveKind::Normal, is_pawn);
-                if !pm.specials.is_empty() {
+                if !pm.specials.is_empty() && (pm.special_reach[from as usize] & legal).any() {
                     self.special_moves(rules, sink, pm, from, &mut seen, legal, is_pawn);
                 }
                 let ep = self.ep_target(pm, from, empty);

@@ -99,6 +99,9 @@ pub struct PieceMoves {
     pub ep_capture: Vec<Bitboard>,
     pub riders: Vec<RiderMove>,
     pub specials: Vec<SpecialMove>,
+    /// Per square: every target the special moves could have from there (on an empty
+    /// board), so a generator can pass over those that cannot give a target it wants.
+    pub special_reach: Vec<Bitboard>,
     /// Hopper moves (cannon, grasshopper).
     pub hoppers: Vec<HopMove>,
     /// Where `i` moves are allowed (the piece's initial rank).
@@ -514,6 +517,7 @@ impl MoveTables {
                 }
             }
         }
+        pm.special_reach = special_reach(&pm, n);
         pm
     }
 
@@ -657,6 +661,24 @@ impl Reach {
         }
         r
     }
+}
+
+/// Per square, the targets of `pm`'s special moves from there (initial ones only from its
+/// initial squares).
+fn special_reach(pm: &PieceMoves, n: usize) -> Vec<Bitboard> {
+    (0..n)
+        .map(|sq| {
+            let mut reach = Bitboard::EMPTY;
+            for sp in &pm.specials {
+                if !sp.initial || pm.initial_squares.has(sq as Square) {
+                    for &(to, _) in &sp.targets[sq] {
+                        reach.set(to);
+                    }
+                }
+            }
+            reach
+        })
+        .collect()
 }
 
 /// Where and into what pawns promote.
