@@ -925,6 +925,15 @@ mod tests {
                         pos.fen(rules)
                     );
                 }
+                // The captures-only and quiet generators together give the same moves.
+                let mut parts: HashSet<Move> = HashSet::new();
+                for generate in [Position::pseudo_noisy_moves, Position::pseudo_quiet_moves] {
+                    let mut list = MoveList::new();
+                    generate(&pos, rules, &mut list);
+                    parts.extend(list.iter().copied());
+                }
+                let whole: HashSet<Move> = pseudo.iter().copied().collect();
+                assert_eq!(parts, whole, "noisy and quiet parts in {}", pos.fen(rules));
                 let in_check = pos.in_check(rules);
                 for &m in &pseudo {
                     if pos.keeps_king_safe(rules, m, in_check) {
