@@ -485,8 +485,7 @@ impl Position {
             MoveKind::Normal,
             is_pawn,
         );
-        // Special moves are few, but looking at them costs: only where one could be wanted.
-        if !pm.specials.is_empty() && (pm.special_reach[from as usize] & allowed).any() {
+        if pm.specials_may_reach(from, allowed) {
             self.special_moves(rules, sink, pm, from, &mut targets, allowed, is_pawn);
         }
         let ep = self.ep_target(pm, from, empty);
@@ -715,7 +714,7 @@ impl Position {
                     legal &= self.pin_mask(rules, from, occ);
                 }
                 sink.targets(rules, us, from, seen & legal, MoveKind::Normal, is_pawn);
-                if !pm.specials.is_empty() && (pm.special_reach[from as usize] & legal).any() {
+                if pm.specials_may_reach(from, legal) {
                     self.special_moves(rules, sink, pm, from, &mut seen, legal, is_pawn);
                 }
                 let ep = self.ep_target(pm, from, empty);

@@ -109,6 +109,15 @@ pub struct PieceMoves {
     pub has_leap_capture: bool,
 }
 
+impl PieceMoves {
+    /// Could a special move from `from` reach a square in `wanted`? Special moves are few,
+    /// but looking at them costs: a generator asks this first.
+    #[inline]
+    pub fn specials_may_reach(&self, from: Square, wanted: Bitboard) -> bool {
+        !self.specials.is_empty() && (self.special_reach[from as usize] & wanted).any()
+    }
+}
+
 /// Castling compiled for one side: the destination files.
 #[derive(Debug, Clone)]
 pub struct CastleSide {
