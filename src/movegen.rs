@@ -350,14 +350,19 @@ impl Position {
     ) -> Bitboard {
         let f = from as usize;
         let mut targets = (pm.leap_quiet[f] & empty) | (pm.leap_capture[f] & enemy);
-        for r in &pm.riders {
-            let a = rules.rays[r.ray].attacks(from, occ);
-            if r.quiet {
+        let mut add = |a: Bitboard, quiet: bool, capture: bool| {
+            if quiet {
                 targets |= a & empty;
             }
-            if r.capture {
+            if capture {
                 targets |= a & enemy;
             }
+        };
+        for l in &pm.lines {
+            add(l.attacks(&rules.rays, from, occ), l.quiet, l.capture);
+        }
+        for r in &pm.lone_riders {
+            add(rules.rays[r.ray].attacks(from, occ), r.quiet, r.capture);
         }
         targets
     }

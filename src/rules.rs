@@ -67,6 +67,45 @@ pub struct RiderMove {
     pub capture: bool,
 }
 
+/// `1 << i` for every bit of a board: a lookup is cheaper than a variable 128-bit shift.
+static SINGLE_BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// Two rider moves of one piece along one line in opposite directions, with the same step
+/// limit and modes (a rook's file, a bishop's diagonal): the squares both reach come from one
+/// subtraction instead of two blocker lookups, and move generation and the evaluation look
+/// them up in their innermost loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RiderLine {
+    /// The ray along which the square index grows.
+    pub up: usize,
+    pub down: usize,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
+impl RiderLine {
+    /// Squares reached along both rays from `sq` with occupancy `occ`, each ray's first
+    /// blocker included: the "obstruction difference". Subtracting the highest blocker below
+    /// `sq` (or square 0 when there is none) from the blockers above it sets every bit from
+    /// that blocker up to the lowest blocker above; the line's mask keeps those on the line.
+    #[inline]
+    pub fn attacks(&self, rays: &[RayTable], sq: Square, occ: Bitboard) -> Bitboard {
+        let s = sq as usize;
+        let (up, down) = (rays[self.up].rays[s].0, rays[self.down].rays[s].0);
+        let (above, below) = (up & occ.0, down & occ.0);
+        let lowest = SINGLE_BITS[(127 - (below | 1).leading_zeros()) as usize];
+        Bitboard((up | down) & (above ^ above.wrapping_sub(lowest)))
+    }
+}
+
 /// A move that needs more than a table lookup: lame (path must be empty), initial-only, or a
 /// rider that may only be used initially. Targets are flattened per square.
 #[derive(Debug, Clone)]
@@ -98,6 +137,10 @@ pub struct PieceMoves {
     /// En passant capture targets (by plain leaps).
     pub ep_capture: Vec<Bitboard>,
     pub riders: Vec<RiderMove>,
+    /// The same riders again, those that pair up into lines as lines and the rest alone
+    /// (what the hot loops walk; `riders` is the plain list the rest of the code reads).
+    pub lines: Vec<RiderLine>,
+    pub lone_riders: Vec<RiderMove>,
     pub specials: Vec<SpecialMove>,
     /// Per square: every target the special moves could have from there (on an empty
     /// board), so a generator can pass over those that cannot give a target it wants.
@@ -527,6 +570,7 @@ impl MoveTables {
             }
         }
         pm.special_reach = special_reach(&pm, n);
+        (pm.lines, pm.lone_riders) = pair_riders(&pm.riders, rays);
         pm
     }
 
@@ -576,6 +620,40 @@ impl MoveTables {
             }
         }
     }
+}
+
+/// Splits a piece's riders into lines (opposite directions, the same step limit and modes)
+/// and the riders left alone.
+fn pair_riders(riders: &[RiderMove], rays: &[RayTable]) -> (Vec<RiderLine>, Vec<RiderMove>) {
+    let mut lines = Vec::new();
+    let mut alone: Vec<RiderMove> = Vec::new();
+    for &r in riders {
+        let ray = &rays[r.ray];
+        let partner = alone.iter().position(|o| {
+            let other = &rays[o.ray];
+            (other.df, other.dr) == (-ray.df, -ray.dr)
+                && other.range == ray.range
+                && (o.quiet, o.capture) == (r.quiet, r.capture)
+        });
+        match partner {
+            Some(i) => {
+                let o = alone.remove(i);
+                let (up, down) = if ray.ascending {
+                    (r.ray, o.ray)
+                } else {
+                    (o.ray, r.ray)
+                };
+                lines.push(RiderLine {
+                    up,
+                    down,
+                    quiet: r.quiet,
+                    capture: r.capture,
+                });
+            }
+            None => alone.push(r),
+        }
+    }
+    (lines, alone)
 }
 
 /// A plain leap: one target bit per square and mode.
@@ -819,4 +897,86 @@ fn lame_path(geo: &Geometry, sq: Square, df: i8, dr: i8) -> Bitboard {
         }
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+    use crate::variant::{NoResolver, Variant};
+
+    /// Nightriders, step-limited riders and one-way riders, which no built-in variant has.
+    const EXOTIC: &str = r#"
+name = "Exotic riders"
+short = "exotic"
+[board]
+files = 10
+ranks = 10
+[pieces]
+K = { name = "King", betza = "K", royal = true }
+N = { name = "Nightrider", betza = "NN" }
+S = { name = "Short rook", betza = "R2F" }
+D = { name = "Dabbaba rider", betza = "DDW" }
+L = { name = "Lance", betza = "fRbmR" }
+P = { name = "Pawn", betza = "fmWfceFifmnD", pawn = true }
+[setup]
+army = "SNDLKLDNSS"
+random = true
+symmetry = "mirror"
+bishops = "any"
+[promotion]
+rank = 10
+to = "S"
+"#;
+
+    /// Every built-in variant's riders and the exotic ones: the lines and lone riders are the
+    /// riders again, and a line reaches what its two rays reach, on every square of random
+    /// occupancies.
+    #[test]
+    fn rider_lines_reach_what_their_two_rays_reach() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            Bitboard(seed as u128 | ((seed.rotate_left(29) as u128) << 64))
+        };
+        let exotic = Variant::from_text("exotic.toml", EXOTIC, &NoResolver).unwrap();
+        let mut all: Vec<(String, Rules)> = catalog::BUILTIN
+            .iter()
+            .map(|(name, _)| (name.to_string(), catalog::load_rules(name).unwrap()))
+            .collect();
+        all.push(("exotic".into(), Rules::compile(exotic)));
+        let mut lines_seen = 0;
+        for (name, rules) in &all {
+            let board = (0..rules.geo.squares() as Square).fold(Bitboard::EMPTY, |mut b, s| {
+                b.set(s);
+                b
+            });
+            for pm in &rules.moves {
+                let mut rays: Vec<usize> = pm.riders.iter().map(|r| r.ray).collect();
+                let mut split: Vec<usize> = pm.lone_riders.iter().map(|r| r.ray).collect();
+                split.extend(pm.lines.iter().flat_map(|l| [l.up, l.down]));
+                rays.sort_unstable();
+                split.sort_unstable();
+                assert_eq!(rays, split, "{name}");
+                for l in &pm.lines {
+                    lines_seen += 1;
+                    let (up, down) = (&rules.rays[l.up], &rules.rays[l.down]);
+                    assert!(up.ascending && !down.ascending, "{name}");
+                    assert_eq!((up.df, up.dr, up.range), (-down.df, -down.dr, down.range));
+                    for _ in 0..100 {
+                        let occ = random() & board;
+                        for occ in [occ, occ & random(), occ & random() & random()] {
+                            for sq in 0..rules.geo.squares() as Square {
+                                let want = up.attacks(sq, occ) | down.attacks(sq, occ);
+                                assert_eq!(l.attacks(&rules.rays, sq, occ), want, "{name}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lines_seen > 100, "{lines_seen}");
+    }
 }

@@ -570,7 +570,10 @@ impl Evaluator {
         let pm = rules.piece_moves(c, t);
         let occ = pos.occupied();
         let mut reach = pm.leap_quiet[s] | pm.leap_capture[s];
-        for rd in &pm.riders {
+        for l in &pm.lines {
+            reach |= l.attacks(&rules.rays, sq, occ);
+        }
+        for rd in &pm.lone_riders {
             reach |= rules.rays[rd.ray].attacks(sq, occ);
         }
         att.all[c] |= reach;
