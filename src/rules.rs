@@ -82,7 +82,7 @@ static SINGLE_BITS: [u128; 128] = {
 /// limit and modes (a rook's file, a bishop's diagonal): the squares both reach come from one
 /// subtraction instead of two blocker lookups, and move generation and the evaluation look
 /// them up in their innermost loops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct RiderLine {
     /// The ray along which the square index grows.
     pub up: usize,
@@ -930,7 +930,7 @@ to = "S"
 "#;
 
     /// Every built-in variant's riders and the exotic ones: the lines and lone riders are the
-    /// riders again, and a line reaches what its two rays reach, on every square of random
+    /// riders again, modes included, and a line reaches what its two rays reach, on every square of random
     /// occupancies.
     #[test]
     fn rider_lines_reach_what_their_two_rays_reach() {
@@ -949,14 +949,15 @@ to = "S"
         all.push(("exotic".into(), Rules::compile(exotic)));
         let mut lines_seen = 0;
         for (name, rules) in &all {
-            let board = (0..rules.geo.squares() as Square).fold(Bitboard::EMPTY, |mut b, s| {
-                b.set(s);
-                b
-            });
             for pm in &rules.moves {
-                let mut rays: Vec<usize> = pm.riders.iter().map(|r| r.ray).collect();
-                let mut split: Vec<usize> = pm.lone_riders.iter().map(|r| r.ray).collect();
-                split.extend(pm.lines.iter().flat_map(|l| [l.up, l.down]));
+                let modes = |r: &RiderMove| (r.ray, r.quiet, r.capture);
+                let mut rays: Vec<_> = pm.riders.iter().map(modes).collect();
+                let mut split: Vec<_> = pm.lone_riders.iter().map(modes).collect();
+                split.extend(
+                    pm.lines
+                        .iter()
+                        .flat_map(|l| [(l.up, l.quiet, l.capture), (l.down, l.quiet, l.capture)]),
+                );
                 rays.sort_unstable();
                 split.sort_unstable();
                 assert_eq!(rays, split, "{name}");
@@ -966,7 +967,7 @@ to = "S"
                     assert!(up.ascending && !down.ascending, "{name}");
                     assert_eq!((up.df, up.dr, up.range), (-down.df, -down.dr, down.range));
                     for _ in 0..100 {
-                        let occ = random() & board;
+                        let occ = random() & rules.all;
                         for occ in [occ, occ & random(), occ & random() & random()] {
                             for sq in 0..rules.geo.squares() as Square {
                                 let want = up.attacks(sq, occ) | down.attacks(sq, occ);
