@@ -92,7 +92,19 @@ impl History {
         self.main[self.main_index(colour, m)] as i32
     }
 
-    pub fn continuation_score(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
+    /// A quiet move's own history plus its continuation history after each of `prev`.
+    pub fn quiet_total(
+        &self,
+        colour: Colour,
+        m: Move,
+        cur: PieceTo,
+        prev: &[Option<PieceTo>],
+    ) -> i32 {
+        let cont: i32 = prev.iter().map(|&p| self.continuation_score(p, cur)).sum();
+        self.quiet_score(colour, m) + cont
+    }
+
+    fn continuation_score(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
         prev.map_or(0, |p| {
             self.continuation[p * self.counter.len() + cur] as i32
         })

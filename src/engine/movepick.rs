@@ -236,9 +236,7 @@ impl MovePicker {
         let (moves, end) = (&mut self.moves, self.noisy_end);
         for (m, s) in &mut moves[end..] {
             let pt = cx.history.piece_to(cx.pos, *m);
-            *s = cx.history.quiet_score(us, *m)
-                + cx.history.continuation_score(cx.prev[0], pt)
-                + cx.history.continuation_score(cx.prev[1], pt);
+            *s = cx.history.quiet_total(us, *m, pt, &cx.prev);
         }
     }
 

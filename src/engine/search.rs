@@ -370,23 +370,19 @@ impl<'a> Worker<'a> {
     }
 
     fn pick_context<'b>(&'b self, pos: &'b Position, ply: usize) -> PickContext<'b> {
-        let prev0 = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            None
-        };
-        let prev1 = if ply >= 2 {
-            self.stack[ply - 2].piece_to
-        } else {
-            None
-        };
         PickContext {
             rules: self.sh.rules,
             see: self.sh.see,
             history: self.history,
             pos,
-            prev: [prev0, prev1],
+            prev: self.previous_moves(ply),
         }
+    }
+
+    /// Continuation keys of the moves one and two plies before `ply`.
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let back = |k: usize| ply.checked_sub(k).and_then(|p| self.stack[p].piece_to);
+        [back(1), back(2)]
     }
 
     /// The move loop of a main-search node, then the table store.
@@ -511,9 +507,8 @@ impl<'a> Worker<'a> {
         let cx = self.pick_context(pos, ply);
         let pt = self.history.piece_to(pos, m);
         if quiet {
-            self.history.quiet_score(pos.side_to_move(), m)
-                + self.history.continuation_score(cx.prev[0], pt)
-                + self.history.continuation_score(cx.prev[1], pt)
+            self.history
+                .quiet_total(pos.side_to_move(), m, pt, &cx.prev)
         } else {
             let victim = pos.piece_at(m.to).map_or(0, |p| p.kind.index());
             self.history.capture_score(pt, victim)
@@ -582,18 +577,7 @@ impl<'a> Worker<'a> {
     fn on_cutoff(&mut self, pos: &Position, m: Move, n: &Node, quiet: bool, bufs: &Buffers) {
         let b = bonus(n.depth);
         let us = pos.side_to_move();
-        let prev = [
-            if n.ply >= 1 {
-                self.stack[n.ply - 1].piece_to
-            } else {
-                None
-            },
-            if n.ply >= 2 {
-                self.stack[n.ply - 2].piece_to
-            } else {
-                None
-            },
-        ];
+        let prev = self.previous_moves(n.ply);
         if quiet {
             let k = &mut self.stack[n.ply].killers;
             if k[0] != Some(m) {
@@ -604,8 +588,9 @@ impl<'a> Worker<'a> {
             for (q, sign) in std::iter::once((m, 1)).chain(bufs.quiets.iter().map(|&q| (q, -1))) {
                 let pt = self.history.piece_to(pos, q);
                 self.history.update_quiet(us, q, sign * b);
-                self.history.update_continuation(prev[0], pt, sign * b);
-                self.history.update_continuation(prev[1], pt, sign * b);
+                for &p in &prev {
+                    self.history.update_continuation(p, pt, sign * b);
+                }
             }
         } else {
             let pt = self.history.piece_to(pos, m);
