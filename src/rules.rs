@@ -930,8 +930,8 @@ to = "S"
 "#;
 
     /// Every built-in variant's riders and the exotic ones: the lines and lone riders are the
-    /// riders again, modes included, and a line reaches what its two rays reach, on every square of random
-    /// occupancies.
+    /// riders again, modes included, and a line reaches what its two rays reach, on every
+    /// square of random occupancies.
     #[test]
     fn rider_lines_reach_what_their_two_rays_reach() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;

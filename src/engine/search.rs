@@ -504,11 +504,10 @@ impl<'a> Worker<'a> {
 
     /// History score of a move: quiet (own + continuation) or capture history.
     fn move_history(&self, pos: &Position, m: Move, ply: usize, quiet: bool) -> i32 {
-        let cx = self.pick_context(pos, ply);
         let pt = self.history.piece_to(pos, m);
         if quiet {
-            self.history
-                .quiet_total(pos.side_to_move(), m, pt, &cx.prev)
+            let prev = self.previous_moves(ply);
+            self.history.quiet_total(pos.side_to_move(), m, pt, &prev)
         } else {
             let victim = pos.piece_at(m.to).map_or(0, |p| p.kind.index());
             self.history.capture_score(pt, victim)
