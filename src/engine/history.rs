@@ -88,7 +88,7 @@ impl History {
         (colour.index() * self.squares + m.from as usize) * self.squares + m.to as usize
     }
 
-    pub fn quiet_score(&self, colour: Colour, m: Move) -> i32 {
+    fn quiet_score(&self, colour: Colour, m: Move) -> i32 {
         self.main[self.main_index(colour, m)] as i32
     }
 
