@@ -102,6 +102,15 @@ struct Node {
     key: u64,
 }
 
+/// What the move loop knows about a move before making it, for pruning and reductions.
+#[derive(Clone, Copy)]
+struct MoveFacts {
+    quiet: bool,
+    gives_check: bool,
+    /// Quiet history (own and continuation) or capture history.
+    history: i32,
+}
+
 /// A position to search, with whether its side to move is in check (the parent usually
 /// knows already: it tested the move for check).
 #[derive(Clone, Copy)]
@@ -417,12 +426,16 @@ impl<'a> Worker<'a> {
                 let c = child.insert(pos.play_unchecked(rules, m));
                 c.in_check(rules)
             });
-            let hist = self.move_history(pos, m, n.ply, quiet);
+            let facts = MoveFacts {
+                quiet,
+                gives_check,
+                history: self.move_history(pos, m, n.ply, quiet),
+            };
             // Pruning comes before the move is made and tested for legality: a pruned move
             // needs neither. It only happens once a legal move has been searched, so mates
             // are still recognised.
             let may_prune = n.ply > 0 && best_score > -MATE_BOUND && n.alpha.abs() < MATE_BOUND;
-            if may_prune && self.prune_move(pos, m, &n, count + 1, (quiet, gives_check, hist)) {
+            if may_prune && self.prune_move(pos, m, &n, count + 1, facts) {
                 continue;
             }
             let child = child.unwrap_or_else(|| pos.play_unchecked(rules, m));
@@ -432,7 +445,8 @@ impl<'a> Worker<'a> {
             }
             count += 1;
             self.stack[n.ply].piece_to = Some(self.history.piece_to(pos, m));
-            let r = self.reduction(&n, m, count, quiet, gives_check, hist, killers);
+            let is_killer = killers.contains(&Some(m));
+            let r = self.reduction(&n, count, facts, is_killer);
             let at = At {
                 pos: &child,
                 in_check: gives_check,
@@ -515,14 +529,12 @@ impl<'a> Worker<'a> {
     }
 
     /// Move-level pruning: late-move, futility, continuation-history and SEE pruning.
-    fn prune_move(
-        &self,
-        pos: &Position,
-        m: Move,
-        n: &Node,
-        count: usize,
-        (quiet, gives_check, hist): (bool, bool, i32),
-    ) -> bool {
+    fn prune_move(&self, pos: &Position, m: Move, n: &Node, count: usize, f: MoveFacts) -> bool {
+        let MoveFacts {
+            quiet,
+            gives_check,
+            history: hist,
+        } = f;
         let sh = self.sh;
         let lmr_depth = (n.depth - 1 - self.sh.lmr.get(n.depth, count)).max(0);
         if quiet {
@@ -545,29 +557,20 @@ impl<'a> Worker<'a> {
         n.depth < 7 && !gives_check && !see_ge(sh.rules, sh.see, pos, m, -90 * n.depth)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn reduction(
-        &self,
-        n: &Node,
-        m: Move,
-        count: usize,
-        quiet: bool,
-        gives_check: bool,
-        hist: i32,
-        killers: [Option<Move>; 2],
-    ) -> i32 {
+    /// Late-move reduction of the `count`-th legal move (a killer is reduced one ply less).
+    fn reduction(&self, n: &Node, count: usize, f: MoveFacts, is_killer: bool) -> i32 {
         if n.depth < 2 || count <= 1 + n.pv as usize + (n.ply == 0) as usize {
             return 0;
         }
         let mut r = self.sh.lmr.get(n.depth, count);
-        if quiet {
+        if f.quiet {
             r += (!n.pv) as i32 + n.cut as i32 + (!n.improving) as i32;
-            r -= killers.contains(&Some(m)) as i32;
-            r -= hist / 6000;
+            r -= is_killer as i32;
+            r -= f.history / 6000;
         } else {
-            r = (r - 1 - hist / 4000).max(0) * (!n.pv) as i32;
+            r = (r - 1 - f.history / 4000).max(0) * (!n.pv) as i32;
         }
-        r -= gives_check as i32 + n.in_check as i32;
+        r -= f.gives_check as i32 + n.in_check as i32;
         r.clamp(0, (n.depth - 2).max(0))
     }
 
