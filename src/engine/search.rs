@@ -1,7 +1,8 @@
 //! The alpha-beta search of one thread: principal-variation search with a transposition
 //! table, selectivity (reverse futility, razoring, null move with verification, internal
 //! iterative reduction, late-move reductions, late-move, futility and SEE pruning) and a
-//! quiescence search over captures that do not lose material.
+//! quiescence search over captures that do not lose material (and, far below alpha, only
+//! those that win some).
 //!
 //! Every pruning rule is a short named function; none of them knows a variant.
 
@@ -607,7 +608,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: stand pat, then captures and promotions that do not lose material (every
-    /// move when in check).
+    /// move when in check, but no quiet evasion that loses material once the king is safe).
     fn quiesce(&mut self, at: At, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         let (pos, in_check) = (at.pos, at.in_check);
         if let Some(s) = self.enter_node(pos, alpha, ply) {
@@ -651,7 +652,12 @@ impl<'a> Worker<'a> {
                 picker.next(&cx)
             };
             let Some(m) = m else { break };
-            if !in_check && self.delta_prune(pos, m, stand, alpha) {
+            let pruned = if in_check {
+                self.losing_evasion(pos, m, best)
+            } else {
+                self.delta_prune(pos, m, stand, alpha) || self.hopeless_trade(pos, m, stand, alpha)
+            };
+            if pruned {
                 continue;
             }
             let child = pos.play_unchecked(rules, m);
@@ -692,6 +698,23 @@ impl<'a> Worker<'a> {
         };
         self.sh.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
+    }
+
+    /// In check, once an evasion has saved the king, a quiet evasion that loses material
+    /// is not searched (Stockfish 11's quiescence rule).
+    fn losing_evasion(&self, pos: &Position, m: Move, best: i32) -> bool {
+        let sh = self.sh;
+        best > -MATE_BOUND && !is_noisy(pos, m) && !see_ge(sh.rules, sh.see, pos, m, 0)
+    }
+
+    /// Far below alpha, a capture that does not win material cannot lift the score to it,
+    /// unless it checks or promotes (Stockfish 11's quiescence futility).
+    fn hopeless_trade(&self, pos: &Position, m: Move, stand: i32, alpha: i32) -> bool {
+        let sh = self.sh;
+        stand + 150 <= alpha
+            && m.promo.is_none()
+            && gives_check(sh.rules, pos, m) == Some(false)
+            && !see_ge(sh.rules, sh.see, pos, m, 1)
     }
 
     /// Even winning the captured piece cannot lift the score to alpha.
