@@ -487,13 +487,7 @@ impl<'a> Worker<'a> {
                 self.sh.draw_score[pos.side_to_move()]
             };
         }
-        let bound = if best_score >= n.beta {
-            Bound::Lower
-        } else if best_score > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, orig_alpha, n.beta);
         let stored = to_tt(best_score, n.ply);
         self.sh.tt.store(n.key, best_move, stored, n.depth, bound);
         best_score
@@ -765,6 +759,17 @@ fn is_legal(rules: &Rules, pos: &Position, m: Move, in_check: bool, child: &Posi
     let us = pos.side_to_move();
     pos.keeps_king_safe(rules, m, in_check)
         || !child.is_attacked(rules, child.king_square(us), us.other())
+}
+
+/// What a node's best score says about its true value, searched in the window (alpha, beta).
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
 }
 
 /// A table hit that settles a non-PV node.
