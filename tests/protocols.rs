@@ -381,6 +381,54 @@ fn xboard_session() {
 }
 
 #[test]
+fn xboard_cores_set_the_search_threads() {
+    let mut e = Engine::start(&["xboard", "--threads", "2"]);
+    e.send("xboard");
+    e.send("protover 2");
+    let all = e.until("done=1", |l| l.contains("done=1")).join(" ");
+    assert!(all.contains("smp=1"), "{all}");
+    e.send("new");
+    e.send("cores none");
+    e.line_starting("Error (bad number of cores): none");
+    // Two threads, then more than the engine has: clamped, as `memory` is.
+    e.send("cores 2");
+    e.send("cores 1000");
+    e.send("sd 3");
+    e.send("go");
+    e.line_starting("move ");
+    e.quit();
+}
+
+#[test]
+fn threads_on_the_command_line_are_checked() {
+    for args in [
+        &["uci", "--threads", "0"][..],
+        &["xboard", "--threads", "65"],
+        &["match", "--engine", "x", "--threads", "many"],
+        &["play", "--threads", "0"],
+    ] {
+        let (ok, _, err) = run_limited(args, Duration::from_secs(20));
+        assert!(!ok, "{args:?}");
+        assert!(err.contains("--threads"), "{args:?}: {err}");
+        assert!(
+            err.contains("not a number of threads (1..64)"),
+            "{args:?}: {err}"
+        );
+    }
+    let mut e = Engine::start(&["uci", "--threads", "3"]);
+    e.send("uci");
+    let opts = e.until("uciok", |l| l == "uciok").join("\n");
+    assert!(
+        opts.contains("option name Threads type spin default 3 min 1 max 64"),
+        "{opts}"
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.line_starting("bestmove ");
+    e.quit();
+}
+
+#[test]
 fn xboard_castling_is_written_o_o() {
     let mut e = Engine::start(&["xboard", "--variant", "chess"]);
     e.send("protover 2");

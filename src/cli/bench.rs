@@ -32,7 +32,8 @@ pub struct BenchArgs {
     /// Stockfish binary to run on the orthodox chess positions (e.g. /usr/games/stockfish)
     #[arg(long, value_name = "PATH")]
     pub stockfish: Option<PathBuf>,
-    /// Also time our perft split over this many threads (the single-threaded time is always measured)
+    /// Also time our perft split over this many threads (the single-threaded time is always
+    /// measured); with --strength, our engine's search threads (Lazy SMP, default 1)
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Node budget per position: the depth is the deepest whose count stays within it

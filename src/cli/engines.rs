@@ -23,6 +23,15 @@ pub fn parse_hash(s: &str) -> Result<usize, String> {
     super::hash::checked_hash_mb(mb).map_err(|e| e.to_string())
 }
 
+/// `--threads`: search threads (Lazy SMP), 1 up to the engine's most.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = modern_chess::engine::MAX_THREADS;
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}` is not a number of threads (1..{max})")),
+    }
+}
+
 /// `--contempt`: centipawns within the engine's range.
 pub fn parse_contempt(s: &str) -> Result<i32, String> {
     modern_chess::engine::parse_contempt(s).map_err(|e| e.to_string())
@@ -67,6 +76,9 @@ pub struct EngineModeArgs {
     /// Hash table size in MB (1..4096)
     #[arg(long, default_value_t = 16, value_parser = parse_hash)]
     pub hash: usize,
+    /// Search threads (Lazy SMP, 1..64) until the GUI sets them (UCI `Threads`, XBoard `cores`)
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 #[derive(Args)]
@@ -141,6 +153,9 @@ pub struct MatchArgs {
     /// Hash table size of our engine in MB (1..4096)
     #[arg(long, default_value_t = 16, value_parser = parse_hash)]
     pub hash: usize,
+    /// Search threads of our engine (Lazy SMP, 1..64)
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub threads: usize,
     /// Keep Bishop Adjustment rights in the start positions (only for engines that know the rule)
     #[arg(long)]
     pub adjustment: bool,
@@ -155,6 +170,7 @@ fn protocol_config(c: EngineModeArgs) -> ProtocolConfig {
         variant_path: c.variant_path,
         start: StartChoice::parse(&c.start),
         hash_mb: c.hash,
+        threads: c.threads,
         seed: c.seed.unwrap_or_else(clock_seed),
         free_memory_mb: super::hash::available_memory_mb(),
         eval_with: None,
@@ -259,6 +275,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         contempt: a.contempt,
         max_plies: a.max_plies,
         hash_mb: a.hash,
+        threads: a.threads,
         keep_adjustment: a.adjustment,
         eval_with: None,
     };

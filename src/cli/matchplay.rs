@@ -51,6 +51,8 @@ pub struct MatchConfig {
     /// A game still running after this many plies is adjudicated a draw.
     pub max_plies: usize,
     pub hash_mb: usize,
+    /// Our engine's search threads.
+    pub threads: usize,
     /// Keep the Bishop Adjustment rights of the start positions (only for engines that know
     /// the rule; the FEN then has its seventh field).
     pub keep_adjustment: bool,
@@ -77,6 +79,7 @@ impl Default for MatchConfig {
             contempt: None,
             max_plies: 400,
             hash_mb: 16,
+            threads: 1,
             keep_adjustment: false,
             eval_with: None,
         }
@@ -279,6 +282,7 @@ pub fn play_match(
     };
     them.get(&rules, cfg)?;
     let mut ours = Engine::new(Arc::clone(&rules), cfg.hash_mb.max(1));
+    ours.set_threads(cfg.threads);
     if let Some((command, scale)) = &cfg.eval_with {
         let piped = super::label::PipedEval::start(command, &rules, *scale)
             .map_err(|e| anyhow!("--eval-with {command}: {e}"))?;

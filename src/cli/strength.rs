@@ -70,8 +70,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ),
         None => None,
     };
+    let threads = args.threads.unwrap_or(1);
+    let max = modern_chess::engine::MAX_THREADS;
+    if !(1..=max).contains(&threads) {
+        bail!("--threads: `{threads}` is not a number of threads (1..{max})");
+    }
     let ms = format!("{} ms a move", args.movetime);
-    let ours = work_label(args.depth, args.nodes, &ms);
+    let mut ours = work_label(args.depth, args.nodes, &ms);
+    if threads > 1 {
+        ours.push_str(&format!(" on {threads} threads"));
+    }
     let theirs = work_label(args.engine_depth, args.engine_nodes, &ms);
     println!(
         "Strength benchmark: {} games per variant, ours at {ours}, against `{}` at {theirs}, seed {}",
@@ -92,6 +100,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             engine_nodes: args.engine_nodes,
             seed: args.seed,
             contempt: args.contempt,
+            threads,
             eval_with: args.eval_with.clone().map(|c| (c, args.eval_scale)),
             ..MatchConfig::default()
         };

@@ -530,6 +530,8 @@ pub struct ProtocolConfig {
     pub start: StartChoice,
     /// The transposition table's size in MB until the GUI sets one.
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP) until the GUI sets them (UCI `Threads`, XBoard `cores`).
+    pub threads: usize,
     /// Seed for random starts (the binary takes one from the clock unless `--seed` is given).
     pub seed: u64,
     /// Free memory in MB as the application measured it: larger hash sizes are refused.
@@ -560,6 +562,7 @@ impl Default for ProtocolConfig {
             variant_path: None,
             start: StartChoice::Random,
             hash_mb: 16,
+            threads: 1,
             seed: 1,
             free_memory_mb: None,
             eval_with: None,

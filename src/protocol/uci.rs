@@ -70,15 +70,17 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     let hash_mb = checked_hash_mb(cfg.hash_mb, cfg.free_memory_mb)
         .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
-    let engine =
+    let mut engine =
         new_engine(&rules, hash_mb, cfg.eval_with.as_ref()).map_err(SessionError::EvalWith)?;
+    let threads = cfg.threads.clamp(1, crate::engine::MAX_THREADS);
+    engine.set_threads(threads);
     let mut s = Session {
         out: Out::new(out),
         variants,
         variant: cfg.variant.to_lowercase(),
         worker: make_worker(engine),
         hash_mb,
-        threads: 1,
+        threads,
         skill: crate::engine::SkillLevel::MAX,
         contempt: crate::engine::DEFAULT_CONTEMPT,
         free_memory_mb: cfg.free_memory_mb,
@@ -166,7 +168,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
              option name Hash type spin default 16 min 1 max {}\n\
              option name Clear Hash type button\n\
              option name Ponder type check default false\n\
-             option name Threads type spin default 1 min 1 max 64\n\
+             option name Threads type spin default {} min 1 max {}\n\
              option name Skill Level type spin default 20 min 0 max 20\n\
              option name Contempt type spin default {} min -{} max {}\n\
              option name UCI_Chess960 type check default true\n\
@@ -176,6 +178,8 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
              option name Seed type spin default 0 min 0 max 2147483647\n\
              uciok",
             super::MAX_HASH_MB,
+            self.threads,
+            crate::engine::MAX_THREADS,
             crate::engine::DEFAULT_CONTEMPT,
             crate::engine::MAX_CONTEMPT,
             crate::engine::MAX_CONTEMPT,
@@ -686,6 +690,27 @@ mod tests {
         .unwrap();
         let bytes = out.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn threads_from_the_command_line_are_the_options_default() {
+        let cfg = UciConfig {
+            threads: 3,
+            ..UciConfig::default()
+        };
+        let text = session("uci\n", cfg);
+        assert!(
+            text.contains("option name Threads type spin default 3 min 1 max 64"),
+            "{text}"
+        );
+        let text = session(
+            "uci\nsetoption name Threads value 0\n",
+            UciConfig::default(),
+        );
+        assert!(
+            text.contains("Threads: `0` is not a number of threads"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -42,6 +42,9 @@ pub struct PlayArgs {
     /// Engine transposition table size in megabytes (at most 4096 and what the machine has free)
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Engine search threads (Lazy SMP, 1..64)
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::engines::parse_threads)]
+    pub threads: usize,
     /// Draw pieces as Unicode figurines (pieces without a figurine keep their letter)
     #[arg(long)]
     pub figurines: bool,

@@ -24,6 +24,8 @@ pub struct Session {
     /// The engine's skill when it plays its moves (`hint` and `analyze` use full strength).
     pub skill: SkillLevel,
     pub hash_mb: usize,
+    /// The engine's search threads (`--threads`).
+    pub threads: usize,
     pub view: View,
     /// Standard output is a terminal (thinking line in place, no echo of input).
     pub tty: bool,
@@ -77,6 +79,7 @@ impl Session {
             limits,
             skill: SkillLevel::MAX,
             hash_mb,
+            threads: 1,
             view,
             tty: std::io::stdout().is_terminal(),
             input_tty: std::io::stdin().is_terminal(),
@@ -199,8 +202,12 @@ impl Session {
     /// The engine, made on first use (a game between people needs one only for `hint`).
     pub fn engine(&mut self) -> &mut Engine {
         let rules = Arc::clone(&self.rules);
-        let mb = self.hash_mb;
-        self.engine.get_or_insert_with(|| Engine::new(rules, mb))
+        let (mb, threads) = (self.hash_mb, self.threads);
+        self.engine.get_or_insert_with(|| {
+            let mut engine = Engine::new(rules, mb);
+            engine.set_threads(threads);
+            engine
+        })
     }
 
     /// Plays a legal move, prints the `White plays 1. e4` line (with `detail`) and saves.

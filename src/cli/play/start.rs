@@ -25,6 +25,7 @@ pub fn session(args: &PlayArgs) -> Result<Session> {
     if let Some(file) = &args.resume {
         let mut s = resume(args, file.as_deref(), limits, hash_mb)?;
         s.skill = skill;
+        s.threads = args.threads;
         return Ok(s);
     }
     let rules = Arc::new(rules_for(&args.choice)?);
@@ -54,6 +55,7 @@ pub fn session(args: &PlayArgs) -> Result<Session> {
         save,
     );
     session.skill = skill;
+    session.threads = args.threads;
     Ok(session)
 }
 

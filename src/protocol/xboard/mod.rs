@@ -85,6 +85,10 @@ struct Session<W: Write + Send + 'static, K: Worker> {
     free_memory_mb: Option<usize>,
     /// `memory` while a search runs: applied before the next one (resizing waits for it).
     pending_hash: Option<usize>,
+    /// Search threads (`cores`, or `--threads` before it), kept when the variant changes.
+    threads: usize,
+    /// `cores` while a search runs: applied before the next one.
+    pending_threads: Option<usize>,
     clock: Clock,
     start: StartChoice,
     /// The start position told to XBoard for `variant`; `new` and a repeated `variant` of the
@@ -120,14 +124,19 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, _, _, pos) = session_start(&cfg)?;
     let (pos, _) = legality::gui_checkable(&rules, &pos);
+    let threads = cfg.threads.clamp(1, crate::engine::MAX_THREADS);
+    let mut engine = Engine::new(Arc::clone(&rules), hash_mb);
+    engine.set_threads(threads);
     let mut s = Session {
         out: Out::new(out),
         variants,
         variant: cfg.variant.to_lowercase(),
-        worker: make_worker(Engine::new(Arc::clone(&rules), hash_mb)),
+        worker: make_worker(engine),
         hash_mb,
         free_memory_mb: cfg.free_memory_mb,
         pending_hash: None,
+        threads,
+        pending_threads: None,
         start_fen: pos.fen(&rules),
         state: Arc::new(Mutex::new(State {
             rules,
@@ -175,9 +184,10 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "cores" | "nps" | "exit"
-            | "." | "otim" => {}
+            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "nps" | "exit" | "."
+            | "otim" => {}
             "protover" => self.protover(),
+            "cores" => self.cores(arg),
             "new" => self.new_game(),
             "variant" => {
                 self.abandon_search();
@@ -272,7 +282,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
         let names = self.variants.names().join(",");
         self.out.line(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 \
-             analyze=0 colors=0 san=0 name=0 memory=1 myname=\"{}\" variants=\"{names}\" \
+             analyze=0 colors=0 san=0 name=0 memory=1 smp=1 myname=\"{}\" variants=\"{names}\" \
              option=\"StartPosition -string random\" option=\"Full rules -check 0\" done=1",
             super::uci::ENGINE_NAME
         ));
@@ -304,6 +314,29 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             }
             Err(_) => self.out.line(&format!("Error (bad memory size): {arg}")),
         }
+    }
+
+    /// `cores N`: the most threads the engine may search with (XBoard sends it when the
+    /// engine announced `smp=1`). More than we allow is clamped, as `memory` is.
+    fn cores(&mut self, arg: &str) {
+        match arg.parse::<usize>() {
+            Ok(n) if n >= 1 => {
+                let n = n.min(crate::engine::MAX_THREADS);
+                if self.worker.is_running() {
+                    self.pending_threads = Some(n);
+                } else {
+                    self.set_threads(n);
+                }
+            }
+            _ => self
+                .out
+                .line(&format!("Error (bad number of cores): {arg}")),
+        }
+    }
+
+    fn set_threads(&mut self, n: usize) {
+        self.threads = n;
+        self.worker.engine().set_threads(n);
     }
 
     fn set_hash(&mut self, mb: usize) {
@@ -384,8 +417,9 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 return;
             }
         };
-        self.worker
-            .replace_engine(Engine::new(Arc::clone(&rules), self.hash_mb));
+        let mut engine = Engine::new(Arc::clone(&rules), self.hash_mb);
+        engine.set_threads(self.threads);
+        self.worker.replace_engine(engine);
         self.variant = name.to_lowercase();
         self.start_fen = pos.fen(&rules);
         let lines = setup_lines(&rules, &fen_to_xboard(&rules, &pos));
@@ -512,6 +546,9 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
     fn think(&mut self) {
         if let Some(mb) = self.pending_hash.take() {
             self.set_hash(mb);
+        }
+        if let Some(n) = self.pending_threads.take() {
+            self.set_threads(n);
         }
         let (history, generation, rules, post, fullmove) = {
             let mut st = lock(&self.state);
