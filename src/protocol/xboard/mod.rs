@@ -241,20 +241,7 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
             "ping" => self.ping(arg),
             "post" | "nopost" => lock(&self.state).post = cmd == "post",
             "level" => self.level(arg),
-            "st" => match arg.parse::<f64>() {
-                Ok(s) if s > 0.0 && s.is_finite() => {
-                    self.clock.st_ms = Some((s * 1000.0).min(1e12) as u64)
-                }
-                _ => self.out.line(&format!("Error (bad time): {arg}")),
-            },
-            "sd" => match arg.parse::<u32>() {
-                Ok(d) if d > 0 => self.clock.sd = Some(d.min(200)),
-                _ => self.out.line(&format!("Error (bad depth): {arg}")),
-            },
-            "time" => match arg.parse::<u64>() {
-                Ok(cs) => self.clock.time_ms = Some(cs.saturating_mul(10)),
-                _ => self.out.line(&format!("Error (bad time): {arg}")),
-            },
+            "st" | "sd" | "time" => self.clock_command(cmd, arg),
             "memory" => self.memory(arg),
             "option" => self.option(arg),
             "d" => {
@@ -276,6 +263,26 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
                 .line(&format!("Error (unknown command): {}", one_line(line))),
         }
         true
+    }
+
+    /// `st SECONDS`, `sd DEPTH` and `time CENTISECONDS`: the limits of the engine's moves.
+    fn clock_command(&mut self, cmd: &str, arg: &str) {
+        match cmd {
+            "st" => match arg.parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() => {
+                    self.clock.st_ms = Some((s * 1000.0).min(1e12) as u64)
+                }
+                _ => self.out.line(&format!("Error (bad time): {arg}")),
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => self.clock.sd = Some(d.min(200)),
+                _ => self.out.line(&format!("Error (bad depth): {arg}")),
+            },
+            _ => match arg.parse::<u64>() {
+                Ok(cs) => self.clock.time_ms = Some(cs.saturating_mul(10)),
+                _ => self.out.line(&format!("Error (bad time): {arg}")),
+            },
+        }
     }
 
     fn protover(&self) {
