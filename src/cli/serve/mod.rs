@@ -105,6 +105,7 @@ fn connection(server: &Arc<Server>, mut stream: TcpStream) {
         Err(e) => {
             if let Some((status, message)) = e.answer() {
                 let _ = http::write_response(&mut stream, &Response::error(status, &message));
+                drain_before_close(&stream);
             }
             return;
         }
@@ -117,6 +118,26 @@ fn connection(server: &Arc<Server>, mut stream: TcpStream) {
         }
     }
     let _ = http::write_response(&mut stream, &answer(server, &req));
+}
+
+/// After refusing a request whose rest we did not read (a body too large, say), closing at
+/// once would leave the client's bytes unread, and the system answers unread bytes at close
+/// with a reset that can destroy our refusal before the client reads it. So our side is
+/// closed first and what the client still sends is read and dropped, within bounds (a
+/// hostile client holds the thread at most two seconds).
+fn drain_before_close(stream: &TcpStream) {
+    use std::io::Read;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    let mut buf = [0u8; 16 * 1024];
+    let mut left: usize = 8 << 20;
+    while left > 0 && std::time::Instant::now() < deadline {
+        match (&*stream).read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left = left.saturating_sub(n),
+        }
+    }
 }
 
 fn answer(server: &Arc<Server>, req: &Request) -> Response {
