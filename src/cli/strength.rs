@@ -6,7 +6,7 @@
 use super::bench::BenchArgs;
 use super::engines::{game_line, write_fairy_ini};
 use super::matchplay::{self, MatchConfig, MatchOutcome};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -71,10 +71,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => None,
     };
     let threads = args.threads.unwrap_or(1);
-    let max = modern_chess::engine::MAX_THREADS;
-    if !(1..=max).contains(&threads) {
-        bail!("--threads: `{threads}` is not a number of threads (1..{max})");
-    }
+    super::engines::parse_threads(&threads.to_string()).map_err(|e| anyhow!("--threads: {e}"))?;
     let ms = format!("{} ms a move", args.movetime);
     let mut ours = work_label(args.depth, args.nodes, &ms);
     if threads > 1 {

@@ -72,8 +72,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
     let (variants, rules, start_id, start_fen, pos) = session_start(&cfg)?;
     let mut engine =
         new_engine(&rules, hash_mb, cfg.eval_with.as_ref()).map_err(SessionError::EvalWith)?;
-    let threads = cfg.threads.clamp(1, crate::engine::MAX_THREADS);
-    engine.set_threads(threads);
+    engine.set_threads(cfg.threads);
+    let threads = engine.threads();
     let mut s = Session {
         out: Out::new(out),
         variants,

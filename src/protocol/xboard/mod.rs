@@ -124,9 +124,9 @@ pub fn run<R: BufRead, W: Write + Send + 'static, K: Worker>(
         .map_err(|e| SessionError::Hash(e.to_string()))?;
     let (variants, rules, _, _, pos) = session_start(&cfg)?;
     let (pos, _) = legality::gui_checkable(&rules, &pos);
-    let threads = cfg.threads.clamp(1, crate::engine::MAX_THREADS);
     let mut engine = Engine::new(Arc::clone(&rules), hash_mb);
-    engine.set_threads(threads);
+    engine.set_threads(cfg.threads);
+    let threads = engine.threads();
     let mut s = Session {
         out: Out::new(out),
         variants,
@@ -328,7 +328,6 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
     fn cores(&mut self, arg: &str) {
         match arg.parse::<usize>() {
             Ok(n) if n >= 1 => {
-                let n = n.min(crate::engine::MAX_THREADS);
                 if self.worker.is_running() {
                     self.pending_threads = Some(n);
                 } else {
@@ -342,8 +341,9 @@ impl<W: Write + Send + 'static, K: Worker> Session<W, K> {
     }
 
     fn set_threads(&mut self, n: usize) {
-        self.threads = n;
-        self.worker.engine().set_threads(n);
+        let engine = self.worker.engine();
+        engine.set_threads(n);
+        self.threads = engine.threads();
     }
 
     fn set_hash(&mut self, mb: usize) {
