@@ -407,6 +407,7 @@ fn threads_on_the_command_line_are_checked() {
         &["match", "--engine", "x", "--threads", "many"],
         &["play", "--threads", "0"],
         &["bench", "--strength", "--threads", "0"],
+        &["serve", "--port", "0", "--threads", "0"],
     ] {
         let (ok, _, err) = run_limited(args, Duration::from_secs(20));
         assert!(!ok, "{args:?}");

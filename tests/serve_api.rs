@@ -553,7 +553,8 @@ fn events_named(text: &str, name: &str) -> Vec<Value> {
 
 #[test]
 fn engine_moves_and_thinking_events() {
-    let s = serve();
+    // On two search threads (Lazy SMP), as a user with cores to spare would serve.
+    let s = Served::start(temp_dir("serve-engine"), &["--threads", "2"]);
     // The engine plays White by itself; a person's move for its side is refused meanwhile.
     let g = s.new_game(json!({
         "variant": "mrc64", "id": 518,

@@ -40,6 +40,10 @@ pub struct ServeArgs {
     /// Where games are stored (default: $XDG_DATA_HOME/modern-chess/web)
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// Search threads of each engine move (Lazy SMP, 1..64; games thinking at once each
+    /// take this many)
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::engines::parse_threads)]
+    pub threads: usize,
 }
 
 /// Connections served at once; more get a 503.
@@ -64,7 +68,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         },
     };
     let store = dir.map(store::Store::new);
-    let server = Arc::new(Server::new(catalog, store));
+    let server = Arc::new(Server::new(catalog, store, args.threads));
     let (restored, warnings) = server.restore();
     for w in warnings {
         eprintln!("warning: {w}");

@@ -19,6 +19,8 @@ pub type RoomRef = Arc<Mutex<Room>>;
 pub struct Server {
     pub catalog: Catalog,
     pub store: Option<Store>,
+    /// Search threads of each engine move (`--threads`).
+    pub threads: usize,
     rooms: Mutex<HashMap<String, RoomRef>>,
     watchers: Mutex<HashMap<String, Vec<Sender<Event>>>>,
 }
@@ -30,10 +32,11 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Server {
-    pub fn new(catalog: Catalog, store: Option<Store>) -> Server {
+    pub fn new(catalog: Catalog, store: Option<Store>, threads: usize) -> Server {
         Server {
             catalog,
             store,
+            threads,
             rooms: Mutex::new(HashMap::new()),
             watchers: Mutex::new(HashMap::new()),
         }

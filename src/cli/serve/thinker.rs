@@ -110,6 +110,7 @@ struct Job {
 impl Job {
     fn run(self) {
         let mut engine = Engine::new(Arc::clone(&self.rules), HASH_MB);
+        engine.set_threads(self.server.threads);
         engine.set_skill(self.level.skill());
         let root = self.history.last().cloned();
         let mut report = |info: &SearchInfo| {
