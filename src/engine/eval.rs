@@ -110,16 +110,8 @@ pub struct Evaluator {
     /// any value: groups that are all zero are not counted for the score.
     scores_shelter_storm: bool,
     scores_pawn_links: bool,
-    /// Whether the weights give the king-danger sum's curve any value (it is zero in the
-    /// derived weights and in every shipped file: measured, README).
-    scores_danger_sum: bool,
     /// Per kind: the kinds of lower value (not the king), whose attacks threaten it.
     cheaper: Vec<Vec<usize>>,
-    /// Per kind: what one piece of the kind attacking a king's zone adds to the danger sum.
-    attack_weight: Vec<i32>,
-    /// The kinds whose absence on the attacking side makes an attack on a king far less
-    /// dangerous (the queen in chess): a bit per kind.
-    majors: u32,
     /// Per colour, `[kind * squares + square]`: where a piece of that kind and colour could
     /// check a king on that square from, on an empty board (the lines' full length).
     check_from: [Vec<Bitboard>; 2],
@@ -248,10 +240,6 @@ struct Attacks {
     /// Per colour and kind: the squares pieces of that kind attack (kings left out).
     by_kind: [[Bitboard; MAX_PIECE_TYPES]; 2],
     king_attackers: [i32; 2],
-    /// Per colour: the summed king-attack weights of its pieces attacking the enemy king's
-    /// zone, and their attacks on that zone counted per piece (a square twice for two).
-    king_attack_weight: [i32; 2],
-    king_attacks: [i32; 2],
 }
 
 impl Evaluator {
@@ -313,11 +301,9 @@ impl Evaluator {
             |params: std::ops::Range<usize>| weights.values[params].iter().any(|w| *w != [0, 0]);
         let scores_shelter_storm = any_weight(weights.layout.shelter_storm());
         let scores_pawn_links = any_weight(weights.layout.pawn_links());
-        let scores_danger_sum = any_weight(weights.layout.danger_sum());
         let mut ev = Evaluator {
             scores_shelter_storm,
             scores_pawn_links,
-            scores_danger_sum,
             weights,
             centre: centre_table(rules),
             rel_rank,
@@ -331,8 +317,6 @@ impl Evaluator {
             phase_value,
             full_phase,
             cheaper: cheaper_kinds(rules),
-            attack_weight: attack_weights(rules),
-            majors: major_kinds(rules),
             check_from: Colour::ALL.map(|c| check_from(rules, c)),
             external: None,
             placement: [Vec::new(), Vec::new()],
@@ -520,8 +504,6 @@ impl Evaluator {
             pawn: [Bitboard::EMPTY; 2],
             by_kind: [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2],
             king_attackers: [0; 2],
-            king_attack_weight: [0; 2],
-            king_attacks: [0; 2],
         };
         if let Some(p) = rules.pawn {
             for c in Colour::ALL {
@@ -596,11 +578,8 @@ impl Evaluator {
         }
         att.all[c] |= reach;
         att.by_kind[c][t] |= reach;
-        let on_zone = (reach & zones[c.other()]).count() as i32;
-        if on_zone != 0 {
+        if (reach & zones[c.other()]).any() {
             att.king_attackers[c] += 1;
-            att.king_attack_weight[c] += self.attack_weight[t];
-            att.king_attacks[c] += on_zone;
         }
         let safe = (reach & !pos.colour_bb(c) & !att.pawn[c.other()]).count() as usize;
         let total = self.mobility[t * MOBILITY_SLOTS + safe];
@@ -794,8 +773,7 @@ impl Evaluator {
                 self.shelter_storm(rules, pos, (c, p), sink);
             }
         }
-        let (checks, check_danger) = self.safe_checks(rules, pos, c, att, sink);
-        let checks = checks.min(8);
+        let checks = self.safe_checks(rules, pos, c, att, sink).min(8);
         if attackers == 0 && checks == 0 {
             return;
         }
@@ -804,12 +782,6 @@ impl Evaluator {
             defended |= att.by_kind[c][t];
         }
         let weak = (att.all[e] & zone & !defended).count().min(8) as i32;
-        let (squared, linear) = if self.scores_danger_sum || sink.counts_zero_terms() {
-            let counts = weak * 185 + check_danger;
-            danger_curve(self.danger_sum(rules, pos, e, att) + counts)
-        } else {
-            (0, 0)
-        };
         let d = l.danger;
         for (i, n) in [
             attackers * pressure,
@@ -817,8 +789,6 @@ impl Evaluator {
             weak,
             attackers * weak,
             checks * checks,
-            squared,
-            linear,
         ]
         .into_iter()
         .enumerate()
@@ -827,18 +797,6 @@ impl Evaluator {
                 sink.add(c, d + i, n);
             }
         }
-    }
-
-    /// Stockfish 11's king-danger sum against the king of `e`'s enemy, but for its weak
-    /// squares and safe checks (the caller's counts): `e`'s pieces attacking the king's zone
-    /// times their summed attack weights, their attacks on the zone, and far less when `e`
-    /// has no major piece left.
-    #[inline(always)]
-    fn danger_sum(&self, rules: &Rules, pos: &Position, e: Colour, att: &Attacks) -> i32 {
-        let has_major =
-            (0..rules.n_types).any(|t| self.majors >> t & 1 != 0 && pos.pieces_of(e, t).any());
-        att.king_attackers[e] * att.king_attack_weight[e] + 69 * att.king_attacks[e] + 37
-            - if has_major { 0 } else { 873 }
     }
 
     /// Shelter and storm on the king's file and the files beside it: the nearest own pawn
@@ -884,7 +842,7 @@ impl Evaluator {
         c: Colour,
         att: &Attacks,
         sink: &mut S,
-    ) -> (i32, i32) {
+    ) -> i32 {
         let l = self.layout();
         let e = c.other();
         let k = pos.king_square(c);
@@ -902,7 +860,7 @@ impl Evaluator {
             }
         }
         if wanted == 0 {
-            return (0, 0);
+            return 0;
         }
         // Each line from the king is traced once, for every kind that rides it.
         let mut from = [Bitboard::EMPTY; MAX_PIECE_TYPES];
@@ -918,7 +876,6 @@ impl Evaluator {
             }
         }
         let mut total = 0;
-        let mut danger = 0;
         let mut kinds = wanted;
         while kinds != 0 {
             let u = kinds.trailing_zeros() as usize;
@@ -929,14 +886,9 @@ impl Evaluator {
             if n != 0 {
                 sink.add(c, l.safe_check + u, n);
                 total += n;
-                danger += if n > 1 {
-                    SAFE_CHECK_DANGER * 3 / 2
-                } else {
-                    SAFE_CHECK_DANGER
-                };
             }
         }
-        (total, danger)
+        total
     }
 }
 
@@ -1085,57 +1037,6 @@ fn phase_values(rules: &Rules) -> (Vec<i32>, i32) {
         .map(|&t| phase_value.get(t).copied().unwrap_or(0))
         .sum();
     (phase_value, (2 * army).max(1))
-}
-
-/// What a kind's safe checks add to the king-danger sum (Stockfish 11's scale, where its
-/// checks add 645-1084).
-const SAFE_CHECK_DANGER: i32 = 800;
-
-/// The king-danger sum on Stockfish 11's scale made into the two counts the weights multiply:
-/// its square (the middlegame's penalty grows with the square: attacks on a king add up to
-/// more than their sum) and the sum itself, both nothing below 100. Scaled so a weight of
-/// about 15 centipawns is Stockfish's own curve.
-fn danger_curve(sum: i32) -> (i32, i32) {
-    if sum <= 100 {
-        return (0, 0);
-    }
-    let sum = sum.min(20_000);
-    ((sum * sum / 131_072).min(96), sum / 512)
-}
-
-/// Per kind: what a piece of it attacking a king's zone adds to the danger sum. A leaper's
-/// attack counts more (Stockfish 11: knight 81, bishop 52, rook 44), a rider's less; the
-/// pawns and the king add nothing (their attacks count as weak squares).
-fn attack_weights(rules: &Rules) -> Vec<i32> {
-    (0..rules.n_types)
-        .map(|t| {
-            let pm = rules.piece_moves(Colour::White, t);
-            if t == rules.royal || Some(t) == rules.pawn {
-                0
-            } else if pm.lines.is_empty() && pm.lone_riders.is_empty() {
-                80
-            } else {
-                45
-            }
-        })
-        .collect()
-}
-
-/// The kinds worth at least three quarters of the most valuable one (not the king): without
-/// one of them an attack on a king rarely mates (Stockfish 11 takes 873 off the danger sum
-/// when the attacker has no queen).
-fn major_kinds(rules: &Rules) -> u32 {
-    let value = |t: usize| {
-        if t == rules.royal {
-            0
-        } else {
-            rules.variant.pieces[t].value.max(0)
-        }
-    };
-    let top = (0..rules.n_types).map(value).max().unwrap_or(0);
-    (0..rules.n_types)
-        .filter(|&t| top > 0 && value(t) * 4 >= top * 3)
-        .fold(0, |bits, t| bits | 1 << t)
 }
 
 /// Per kind the kinds worth less (neither being the king): an attack by one of them
@@ -1293,17 +1194,9 @@ mod tests {
         // squares pressed, both weak: no white piece but the king defends them) and can check
         // safely from a1 (h2 is guarded by the king).
         let (_, l, r) = record("chess", "k7/8/8/8/8/8/r7/7K w - - 0 1");
-        // The danger sum: one rider attacking (1 x 45), two weak squares (2 x 185), two
-        // attacks on the zone (2 x 69), a safe rook check (800), 37, and no queen for Black
-        // (-873): 517, whose square is 2 and itself 1 in the weights' units.
-        let white: Vec<i32> = (0..7).map(|i| r[l.danger + i][0]).collect();
-        assert_eq!(white, [2, 1, 2, 2, 1, 2, 1]);
-        assert!((0..7).all(|i| r[l.danger + i][1] == 0));
-        // With a black queen on b8 (boxed in by its pawns, but with a safe check from h8)
-        // the same attack is far more dangerous: 517 + 873 + 800 = 2190.
-        let (_, l, r) = record("chess", "kq6/ppp5/8/8/8/8/r7/7K w - - 0 1");
-        assert_eq!(r[l.danger + 5][0], 2190 * 2190 / 131_072);
-        assert_eq!(r[l.danger + 6][0], 2190 / 512);
+        let white: Vec<i32> = (0..5).map(|i| r[l.danger + i][0]).collect();
+        assert_eq!(white, [2, 1, 2, 2, 1]);
+        assert!((0..5).all(|i| r[l.danger + i][1] == 0));
         // A white rook on g3 defends g2: one weak square left.
         let (_, l, r) = record("chess", "k7/8/8/8/8/6R1/r7/7K w - - 0 1");
         assert_eq!(r[l.danger + 2][0], 1);

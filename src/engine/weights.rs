@@ -161,12 +161,6 @@ impl Layout {
         self.shelter..self.storm_blocked + STORM_TERMS
     }
 
-    /// The king-danger sum's two parameters (`king.danger.sum_squared`, `king.danger.sum`).
-    pub fn danger_sum(&self) -> std::ops::Range<usize> {
-        let end = self.danger + DANGER_TERMS.len();
-        end - 2..end
-    }
-
     /// The connected and unopposed-isolated pawn parameters, one block.
     pub fn pawn_links(&self) -> std::ops::Range<usize> {
         self.connected..self.isolated_unopposed + 1
@@ -245,20 +239,14 @@ pub const STORM_TERMS: usize = 4;
 
 /// The king-danger products, in layout order, for a king's zone: enemy pieces attacking it
 /// (`attackers`), its squares they attack (`pressure`), their safe checks (`checks`) and its
-/// squares they attack that no own piece but the king defends (`weak`); then Stockfish 11's
-/// danger sum (attackers times their attack weights, weak squares, attacks on the zone, safe
-/// checks per kind, less when the attacker has no major piece), squared over 131,072
-/// (`sum_squared`) and over 512 (`sum`): a curve no linear mix of counts can draw, where two
-/// threats at a king cost far more than twice one. Zero in the derived weights: a fit gives
-/// them their values.
-pub const DANGER_TERMS: [&str; 7] = [
+/// squares they attack that no own piece but the king defends (`weak`). Zero in the derived
+/// weights: a fit gives them their values.
+pub const DANGER_TERMS: [&str; 5] = [
     "attackers_pressure",
     "attackers_checks",
     "weak",
     "attackers_weak",
     "checks_squared",
-    "sum_squared",
-    "sum",
 ];
 
 /// A full parameter set for one variant.
