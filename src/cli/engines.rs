@@ -25,11 +25,25 @@ pub fn parse_hash(s: &str) -> Result<usize, String> {
 
 /// `--threads`: search threads (Lazy SMP), 1 up to the engine's most.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let max = modern_chess::engine::MAX_THREADS;
-    match s.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("`{s}` is not a number of threads (1..{max})")),
+    s.parse::<usize>()
+        .ok()
+        .and_then(|n| check_threads(n).ok())
+        .ok_or_else(|| threads_error(s))
+}
+
+/// A number of search threads already read as a number (`bench --threads`, which perft
+/// shares), checked as [`parse_threads`] checks it.
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    if (1..=modern_chess::engine::MAX_THREADS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(threads_error(&n.to_string()))
     }
+}
+
+fn threads_error(s: &str) -> String {
+    let max = modern_chess::engine::MAX_THREADS;
+    format!("`{s}` is not a number of threads (1..{max})")
 }
 
 /// `--contempt`: centipawns within the engine's range.

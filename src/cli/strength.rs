@@ -71,7 +71,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => None,
     };
     let threads = args.threads.unwrap_or(1);
-    super::engines::parse_threads(&threads.to_string()).map_err(|e| anyhow!("--threads: {e}"))?;
+    super::engines::check_threads(threads).map_err(|e| anyhow!("--threads: {e}"))?;
     let ms = format!("{} ms a move", args.movetime);
     let mut ours = work_label(args.depth, args.nodes, &ms);
     if threads > 1 {
