@@ -114,6 +114,76 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--search-positions` writes positions the self-play searches evaluated; `--positions`
+/// labels them with another engine's static evaluation, keeps the labels, and fits them.
+#[test]
+fn search_positions_are_written_labelled_and_learned_from() {
+    let dir = support::temp_dir("tune-search-positions");
+    let fens = dir.join("tree.fens");
+    let fens_s = fens.to_str().unwrap();
+    let r = tune(
+        &[
+            "--variant",
+            "mrc64",
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--sample-per-mille",
+            "40",
+            "--search-positions",
+            fens_s,
+        ],
+        &dir,
+    );
+    assert!(r.status.success(), "{}", r.stderr);
+    let text = std::fs::read_to_string(&fens).unwrap();
+    assert!(text.lines().count() > 20, "{text}");
+    assert!(
+        text.lines().all(|l| l.split_whitespace().count() == 6),
+        "{text}"
+    );
+
+    let scorer = format!("{} uci", support::BIN);
+    let out = dir.join("tree.toml");
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
+            "--variant",
+            "mrc64",
+            "--games",
+            "0",
+            "--positions",
+            fens_s,
+            "--holdout",
+            "0",
+            "--epochs",
+            "30",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        tune(&args, &dir)
+    };
+    let r = fit(&["--score-with", &scorer, "--score-depth", "0"]);
+    assert!(r.status.success(), "{}", r.stderr);
+    let scores = std::fs::read_to_string(format!("{fens_s}.scores")).unwrap();
+    assert_eq!(scores.lines().count(), text.lines().count());
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("1 positions file(s)"));
+    // The kept labels serve a later fit without the engine; a stale labels file is refused.
+    let r = fit(&[]);
+    assert!(r.status.success(), "{}", r.stderr);
+    std::fs::write(format!("{fens_s}.scores"), "12\n").unwrap();
+    let r = fit(&[]);
+    assert!(
+        !r.status.success() && r.stderr.contains("labels"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_scoring_engine_that_cannot_start_is_an_error() {
     let dir = support::temp_dir("tune-score-with-missing");

@@ -14,6 +14,7 @@ pub mod play;
 pub mod replay;
 pub mod serve;
 pub mod strength;
+pub mod tree_positions;
 pub mod tune;
 pub mod uci_client;
 pub mod worker;

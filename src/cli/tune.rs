@@ -30,6 +30,18 @@ pub struct TuneArgs {
     /// PGN files of games in this variant to learn from as well
     #[arg(long = "pgn", value_name = "FILE")]
     pub pgn: Vec<PathBuf>,
+    /// Positions to learn from as well: a file of lines `FEN|cp` (centipawns from White's
+    /// side, a reference engine's evaluation), or bare FENs for --score-with to label (its
+    /// labels are kept in FILE.scores for later fits); targets are the scores alone
+    #[arg(long = "positions", value_name = "FILE")]
+    pub positions: Vec<PathBuf>,
+    /// Instead of fitting: play --games self-play games at --nodes a move and write a sample
+    /// of the positions their searches evaluate to FILE, one FEN a line (for --positions)
+    #[arg(long, value_name = "FILE")]
+    pub search_positions: Option<PathBuf>,
+    /// With --search-positions: how many of every thousand evaluated positions are written
+    #[arg(long, default_value_t = 15)]
+    pub sample_per_mille: u64,
     /// Threads playing self-play and verification games
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -107,8 +119,12 @@ pub fn run(a: TuneArgs) -> Result<()> {
     if a.teacher.is_some() {
         bail!("--teacher names whose moves --imitate learns: give --imitate FILE too");
     }
-    if a.games == 0 && a.pgn.is_empty() {
-        bail!("nothing to learn from: give --games N or --pgn FILE");
+    if let Some(out) = &a.search_positions {
+        let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;
+        return super::tree_positions::write_search_positions(&a, &rules, &start_w, out);
+    }
+    if a.games == 0 && a.pgn.is_empty() && a.positions.is_empty() {
+        bail!("nothing to learn from: give --games N, --pgn FILE or --positions FILE");
     }
     if !(a.prior >= 0.0 && (0.0..1.0).contains(&a.min_share)) {
         bail!("--prior must be at least 0 and --min-share in 0..1");
@@ -174,8 +190,8 @@ pub fn run(a: TuneArgs) -> Result<()> {
         );
     }
     let header = format!(
-        "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} + {} held-out positions, loss {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
-        rules.variant().name(), a.games, a.nodes, a.pgn.len(), train.len(), valid.len(),
+        "Evaluation weights for {} written by `modern-chess tune`\n{} self-play games at {} nodes a move, {} PGN file(s), {} positions file(s), {} + {} held-out positions, loss {:.5} -> {:.5}, held-out {:.5} -> {:.5}",
+        rules.variant().name(), a.games, a.nodes, a.pgn.len(), a.positions.len(), train.len(), valid.len(),
         r.loss_before, r.loss_after, r.valid_before, r.valid_after
     );
     write_weights(&a, &rules, &tuned, &header)?;
@@ -224,6 +240,16 @@ fn collect_games(
     let mut games = Vec::new();
     for path in &a.pgn {
         let n = pgn_samples(rules, &eval, path, labeller.as_mut(), &mut games)?;
+        eprintln!("{}: {n} positions", path.display());
+    }
+    for path in &a.positions {
+        let n = super::tree_positions::position_samples(
+            rules,
+            &eval,
+            path,
+            labeller.as_mut(),
+            &mut games,
+        )?;
         eprintln!("{}: {n} positions", path.display());
     }
     if a.games > 0 {
