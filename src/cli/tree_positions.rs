@@ -11,14 +11,14 @@
 //! bare FEN that `--score-with` labels (its labels are kept in `FILE.scores` for later fits).
 
 use super::label::{Labeller, SCORE_CAP};
-use super::tune::TuneArgs;
+use super::tune::{scores_path, TuneArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use modern_chess::engine::tune::{self, SelfPlay};
 use modern_chess::engine::weights::Weights;
 use modern_chess::engine::{Engine, Evaluator, ExternalEval, Limits};
 use modern_chess::{Position, Rules};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// Positions per hold-out group: consecutive lines come from one game, so whole groups, not
@@ -130,7 +130,11 @@ pub fn position_samples(
 ) -> Result<usize> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let stored = read_stored_scores(path)?;
+    // Labelling again replaces the kept labels, so they are only read when not labelling.
+    let stored = match labeller {
+        Some(_) => Vec::new(),
+        None => read_stored_scores(path, &text)?,
+    };
     let mut written = Vec::new();
     let mut group = Vec::new();
     let mut n = 0;
@@ -175,19 +179,12 @@ pub fn position_samples(
     Ok(n)
 }
 
-/// Where `--score-with`'s labels of an unscored positions file are kept.
-fn scores_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".scores");
-    PathBuf::from(s)
-}
-
-/// The stored labels of `path`'s lines (by line number, bare-FEN lines only), if any.
-fn read_stored_scores(path: &Path) -> Result<Vec<Option<i32>>> {
+/// The stored labels of the lines of `path` (its `text`), by line number (bare-FEN lines
+/// only), if any.
+fn read_stored_scores(path: &Path, text: &str) -> Result<Vec<Option<i32>>> {
     let Ok(scores) = std::fs::read_to_string(scores_path(path)) else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(path)?;
     let labels: Vec<&str> = scores.lines().collect();
     let bare = text
         .lines()

@@ -402,7 +402,8 @@ fn default_out(rules: &modern_chess::Rules, spec: &str) -> PathBuf {
 }
 
 /// The file beside a saved PGN that holds its search scores: `F.scores`.
-fn scores_path(pgn: &std::path::Path) -> PathBuf {
+/// Where the scores of a PGN or positions file are kept: `FILE.scores`.
+pub(super) fn scores_path(pgn: &std::path::Path) -> PathBuf {
     let mut s = pgn.as_os_str().to_owned();
     s.push(".scores");
     PathBuf::from(s)
