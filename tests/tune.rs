@@ -181,6 +181,9 @@ fn search_positions_are_written_labelled_and_learned_from() {
         "{}",
         r.stderr
     );
+    // Labelling again replaces the stale labels.
+    let r = fit(&["--score-with", &scorer, "--score-depth", "0"]);
+    assert!(r.status.success(), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
