@@ -187,6 +187,80 @@ fn search_positions_are_written_labelled_and_learned_from() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--siblings` labels every quiet child of each parent with another engine's static
+/// evaluation, keeps the labels in `FILE.siblings`, fits them, and refuses a broken labels
+/// file with its line number.
+#[test]
+fn sibling_fit_labels_children_keeps_them_and_fits() {
+    let dir = support::temp_dir("tune-siblings");
+    let parents = dir.join("parents.fens");
+    let p = parents.to_str().unwrap();
+    std::fs::write(
+        &parents,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n\
+         rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5\n",
+    )
+    .unwrap();
+    let out = dir.join("sib.toml");
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
+            "--variant",
+            "chess",
+            "--siblings",
+            p,
+            "--holdout",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        tune(&args, &dir)
+    };
+    // Without labels and without an engine to make them: an error, not a fit.
+    let r = fit(&[]);
+    assert!(
+        !r.status.success() && r.stderr.contains("--score-with"),
+        "{}",
+        r.stderr
+    );
+    let scorer = format!("{} uci", support::BIN);
+    let r = fit(&["--score-with", &scorer]);
+    assert!(r.status.success(), "{}", r.stderr);
+    let labels = std::fs::read_to_string(format!("{p}.siblings")).unwrap();
+    // Every line is family|FEN|cp, the three families all there.
+    assert!(labels.lines().count() > 60, "{labels}");
+    for l in labels.lines() {
+        let f: Vec<&str> = l.split('|').collect();
+        assert_eq!(f.len(), 3, "{l}");
+        assert!(f[2].parse::<i32>().is_ok(), "{l}");
+    }
+    for fam in ["0|", "1|", "2|"] {
+        assert!(labels.lines().any(|l| l.starts_with(fam)), "{fam}");
+    }
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("tune --siblings"), "{written}");
+    assert!(r.stderr.contains("within families"), "{}", r.stderr);
+    // The kept labels serve a later fit; a broken line is named.
+    let r = fit(&[]);
+    assert!(r.status.success(), "{}", r.stderr);
+    std::fs::write(format!("{p}.siblings"), "0|not a fen|12\n").unwrap();
+    let r = fit(&[]);
+    assert!(
+        !r.status.success() && r.stderr.contains("line 1"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(format!("{p}.siblings"), "0|x\n").unwrap();
+    let r = fit(&[]);
+    assert!(
+        !r.status.success() && r.stderr.contains("family|FEN|cp"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_scoring_engine_that_cannot_start_is_an_error() {
     let dir = support::temp_dir("tune-score-with-missing");

@@ -13,6 +13,7 @@ pub mod pipe;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod siblings;
 pub mod strength;
 pub mod tree_positions;
 pub mod tune;

@@ -39,6 +39,18 @@ pub struct TuneArgs {
     /// of the positions their searches evaluate to FILE, one FEN a line (for --positions)
     #[arg(long, value_name = "FILE")]
     pub search_positions: Option<PathBuf>,
+    /// Instead of a Texel fit: fit how the evaluation ranks the quiet moves of the parent
+    /// positions in FILE (one FEN a line) against a reference engine's static evaluation of
+    /// each child (--score-with labels them once into FILE.siblings; later fits read that)
+    #[arg(long, value_name = "FILE")]
+    pub siblings: Option<PathBuf>,
+    /// With --siblings: weight of the error among one position's children against the error
+    /// of the families' means
+    #[arg(long, default_value_t = 3.0)]
+    pub within_weight: f64,
+    /// With --siblings: pull towards the starting weights (ridge, per squared centipawn)
+    #[arg(long, default_value_t = 1000.0)]
+    pub ridge: f64,
     /// With --search-positions: how many of every thousand evaluated positions are written
     #[arg(long, default_value_t = 15)]
     pub sample_per_mille: u64,
@@ -118,6 +130,9 @@ pub fn run(a: TuneArgs) -> Result<()> {
     }
     if a.teacher.is_some() {
         bail!("--teacher names whose moves --imitate learns: give --imitate FILE too");
+    }
+    if let Some(file) = &a.siblings {
+        return super::siblings::run(&a, &rules, file);
     }
     if let Some(out) = &a.search_positions {
         let start_w = weights::for_variant(&rules).map_err(|e| anyhow!("{e}"))?;

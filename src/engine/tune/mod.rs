@@ -11,11 +11,13 @@
 mod choice;
 mod fit;
 mod qleaf;
+mod siblings;
 mod verify;
 
 pub use choice::{choice, fit_choices, Choice, ChoiceConfig, ChoiceReport};
 pub use fit::{fit, fit_k, fit_staged, loss, split_by_game, FitConfig, FitReport};
 pub use qleaf::quiet_leaf;
+pub use siblings::{fit_siblings, quiet_children, Sibling, SiblingConfig, SiblingReport};
 pub use verify::{compare, elo, MatchScore, Verify};
 
 use super::eval::{Evaluator, TermSink, PHASE_MAX};
