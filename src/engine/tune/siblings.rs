@@ -75,31 +75,51 @@ pub struct SiblingReport {
     pub after: (f64, f64),
 }
 
-/// The dense feature row of a sample: middlegame halves, then endgame halves.
-fn row(s: &Sample, n: usize) -> Vec<f64> {
-    let mut x = vec![0.0; 2 * n];
+/// A feature row as its non-zero entries: (index, value), middlegame halves at `0..n`,
+/// endgame halves at `n..2n`. Rows stay sparse: a hundred thousand dense rows of a thousand
+/// parameters would take gigabytes.
+type Row = Vec<(usize, f64)>;
+
+/// The feature row of a sample.
+fn row(s: &Sample, n: usize) -> Row {
     let ph = s.phase as f64;
+    let mut x = Row::with_capacity(2 * s.terms.len());
     for &(i, c) in &s.terms {
-        x[i as usize] += c as f64 * ph;
-        x[n + i as usize] += c as f64 * (1.0 - ph);
+        x.push((i as usize, c as f64 * ph));
+        x.push((n + i as usize, c as f64 * (1.0 - ph)));
     }
+    x.retain(|&(_, v)| v != 0.0);
     x
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+fn dot(r: &[(usize, f64)], w: &[f64]) -> f64 {
+    r.iter().map(|&(i, v)| v * w[i]).sum()
+}
+
+/// The mean of `rows`, as a row.
+fn mean_of(rows: &[Row], len: usize) -> Row {
+    let k = rows.len() as f64;
+    let mut dense = vec![0.0; len];
+    for &(i, v) in rows.iter().flatten() {
+        dense[i] += v / k;
+    }
+    dense
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, v)| v != 0.0)
+        .collect()
 }
 
 /// Families as (rows, targets), with each family's mean row and target.
 struct Family {
-    rows: Vec<Vec<f64>>,
+    rows: Vec<Row>,
     cps: Vec<f64>,
-    mean_row: Vec<f64>,
+    mean_row: Row,
     mean_cp: f64,
 }
 
 fn families(sibs: &[Sibling], n: usize) -> Vec<(usize, Family)> {
-    let mut by: std::collections::BTreeMap<usize, (Vec<Vec<f64>>, Vec<f64>)> = Default::default();
+    let mut by: std::collections::BTreeMap<usize, (Vec<Row>, Vec<f64>)> = Default::default();
     for s in sibs {
         let e = by.entry(s.family).or_default();
         e.0.push(row(&s.sample, n));
@@ -108,14 +128,8 @@ fn families(sibs: &[Sibling], n: usize) -> Vec<(usize, Family)> {
     by.into_iter()
         .filter(|(_, (r, _))| r.len() >= 2)
         .map(|(id, (rows, cps))| {
-            let k = rows.len() as f64;
-            let mut mean_row = vec![0.0; 2 * n];
-            for r in &rows {
-                for (m, v) in mean_row.iter_mut().zip(r) {
-                    *m += v / k;
-                }
-            }
-            let mean_cp = cps.iter().sum::<f64>() / k;
+            let mean_row = mean_of(&rows, 2 * n);
+            let mean_cp = cps.iter().sum::<f64>() / rows.len() as f64;
             let f = Family {
                 rows,
                 cps,
@@ -199,16 +213,10 @@ fn solve_spd(mut a: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
 }
 
 /// Adds `weight * r rᵀ` and `weight * r t` to the normal equations.
-fn accumulate(h: &mut [Vec<f64>], g: &mut [f64], r: &[f64], t: f64, weight: f64) {
-    let nz: Vec<(usize, f64)> = r
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| **v != 0.0)
-        .map(|(i, v)| (i, *v))
-        .collect();
-    for &(i, vi) in &nz {
+fn accumulate(h: &mut [Vec<f64>], g: &mut [f64], r: &[(usize, f64)], t: f64, weight: f64) {
+    for &(i, vi) in r {
         g[i] += weight * vi * t;
-        for &(j, vj) in &nz {
+        for &(j, vj) in r {
             h[i][j] += weight * vi * vj;
         }
     }
@@ -267,8 +275,8 @@ pub fn fit_siblings(
         }
         // The family mean's target belongs to the means' part alone.
         let mean_t = f.mean_cp / scale;
-        for (gi, m) in g.iter_mut().zip(&f.mean_row) {
-            *gi += k * a * m * mean_t;
+        for &(i, m) in &f.mean_row {
+            g[i] += k * a * m * mean_t;
         }
     }
     for i in 0..2 * n {
