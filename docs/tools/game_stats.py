@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Where the points go: statistics over `match` / `bench --strength --pgn` records, read from
+each move's comment (`{+0.27/13 0.102s 93184n}`: the mover's own search score, its depth).
+
+  game_stats.py bias GAMES.pgn...
+      Both engines' average scores from White's side, by ply, split by which engine has
+      White: an engine whose reported score leans to the side to move shows it here (the
+      forty-second session found Fairy-Stockfish 11.1's about 0.4 pawns to the side to move).
+  game_stats.py conversion GAMES.pgn...
+      For thresholds of 1.5, 2, 3 and 5 pawns: how many games each engine's own score reached
+      it, and what that engine scored in them; and what we scored where the opponent's own
+      score had us that far ahead.
+  game_stats.py moves GAMES.pgn...
+      What each of our moves cost by the opponent's judgement, by kind of move and phase: its
+      score before its move against its score before its next move (which takes in our move
+      between), so its side-to-move lean cancels. Positions it already calls beyond 2.5
+      pawns are left out.
+  game_stats.py disagree --bin target/release/modern-chess GAMES.pgn...
+      Both engines' static evaluations split into term groups (their `eval` commands), in
+      positions after our move where our score was +1 or more and the opponent's -0.2 or
+      less from our side (D), against a random sample of all positions after our moves
+      within 3 pawns (C), plies 20-120: the group whose difference grows most from C to D
+      is where our evaluation is too optimistic. Needs Fairy-Stockfish 11.1 at
+      /usr/games/fairy-stockfish and ../shared/tools/fairy-variants.ini.
+
+Our engine is the player whose name starts with --ours (default `modern-chess`). Python 3,
+no packages.
+"""
+import argparse
+import collections
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FSF = "/usr/games/fairy-stockfish"
+INI = os.path.normpath(os.path.join(HERE, "../../../shared/tools/fairy-variants.ini"))
+SCORE = re.compile(r"([^\s{}]+)\s*\{([+-]?[\d.]+|[+-]?M\d+|[+-]?#\d+)/(\d+)")
+RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+class Game:
+    """One game: its tags, whether we had White, our result, and per ply (SAN, score)."""
+
+    def __init__(self, text, ours):
+        self.text = "[Event " + text
+        self.tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', text))
+        self.we_white = self.tags.get("White", "").startswith(ours)
+        r = RESULT.get(self.tags.get("Result"))
+        self.result = None if r is None else (r if self.we_white else 1 - r)
+        body = text.split("\n\n", 1)[1] if "\n\n" in text else ""
+        self.plies = []
+        for san, score, _depth in SCORE.findall(body):
+            san = re.sub(r"^\d+\.+", "", san)
+            self.plies.append((san, parse_score(score)))
+
+    def ours(self, ply):
+        """Is `ply` (0-based) one of our moves?"""
+        return (ply % 2 == 0) == self.we_white
+
+
+def parse_score(s):
+    try:
+        return float(s)
+    except ValueError:
+        return -99.0 if s.startswith("-") else 99.0
+
+
+def load(paths, ours):
+    games = []
+    for p in paths:
+        with open(p) as f:
+            for chunk in f.read().split("[Event ")[1:]:
+                g = Game(chunk, ours)
+                if g.result is not None:
+                    games.append(g)
+    return games
+
+
+def bias(games):
+    by = collections.defaultdict(list)
+    for g in games:
+        for i, (_, v) in enumerate(g.plies[:24]):
+            white_view = v if i % 2 == 0 else -v
+            who = "ours" if g.ours(i) else "theirs"
+            by[(who, g.we_white, i)].append(white_view)
+    for who in ("theirs", "ours"):
+        for we_white in (True, False):
+            cells = [
+                f"{i}:{statistics.mean(by[(who, we_white, i)]):+.2f}"
+                for i in range(24)
+                if by[(who, we_white, i)]
+            ]
+            side = "we have White" if we_white else "we have Black"
+            print(f"{who:6s} scores, White's side, {side}: {' '.join(cells)}")
+
+
+def conversion(games):
+    for th in (1.5, 2, 3, 5):
+        ours_up = [g for g in games if max((v for i, (_, v) in enumerate(g.plies) if g.ours(i)), default=0) >= th]
+        theirs_up = [g for g in games if max((v for i, (_, v) in enumerate(g.plies) if not g.ours(i)), default=0) >= th]
+        they_say_we = [g for g in games if min((v for i, (_, v) in enumerate(g.plies) if not g.ours(i)), default=0) <= -th]
+        def pct(n, d):
+            return f"{100 * n / d:.0f}%" if d else "-"
+        s1 = sum(g.result for g in ours_up)
+        s2 = sum(1 - g.result for g in theirs_up)
+        s3 = sum(g.result for g in they_say_we)
+        print(
+            f"+{th}: our own score reached it in {len(ours_up)} games, we scored {s1} ({pct(s1, len(ours_up))}); "
+            f"theirs in {len(theirs_up)}, they scored {s2} ({pct(s2, len(theirs_up))}); "
+            f"their score had us there in {len(they_say_we)}, we scored {s3} ({pct(s3, len(they_say_we))})"
+        )
+
+
+def move_kind(san):
+    if san.startswith("O-O"):
+        return "castling"
+    if "x" in san:
+        return "capture"
+    if san[0].islower():
+        return "pawn"
+    return san[0]
+
+
+def moves(games):
+    acc = collections.defaultdict(lambda: [0, 0.0])
+    for g in games:
+        for i in range(1, len(g.plies) - 1):
+            if not g.ours(i):
+                continue
+            before, after = g.plies[i - 1][1], g.plies[i + 1][1]
+            if abs(before) > 2.5 or abs(after) > 4:
+                continue
+            phase = "opening" if i < 24 else ("middlegame" if i < 80 else "ending")
+            cell = acc[(phase, move_kind(g.plies[i][0]))]
+            cell[0] += 1
+            cell[1] += after - before
+    print("phase       kind      moves  cost (pawns, their view)")
+    for (phase, kind), (n, total) in sorted(acc.items()):
+        if n >= 30:
+            print(f"{phase:11s} {kind:9s} {n:6d}  {total / n:+.3f}")
+
+
+class Engine:
+    """A UCI engine answering `eval`."""
+
+    def __init__(self, cmd, setup):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        for line in setup + ["isready"]:
+            self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        while "readyok" not in self.p.stdout.readline():
+            pass
+
+    def eval(self, fen):
+        self.p.stdin.write(f"position fen {fen}\neval\n")
+        self.p.stdin.flush()
+        lines = []
+        for line in self.p.stdout:
+            lines.append(line)
+            if line.startswith("Total evaluation"):
+                break
+        return lines
+
+
+def our_terms(lines):
+    out = {}
+    for line in lines:
+        f = line.split()
+        if len(f) == 7 and re.fullmatch(r"-?\d+", f[5]):
+            out[f[0]] = (int(f[5]), int(f[6]))
+    return out
+
+
+def their_terms(lines):
+    """Fairy-Stockfish's totals per term, in our centipawns (its pawns times 100 / 1.18)."""
+    out = {}
+    for line in lines:
+        m = re.match(r"\s*([A-Za-z ]+?)\s*\|.*\|\s*(-?[\d.]+)\s+(-?[\d.]+)\s*$", line)
+        if m and m.group(1) != "Term":
+            out[m.group(1)] = (float(m.group(2)) * 100 / 1.18, float(m.group(3)) * 100 / 1.18)
+    return out
+
+
+GROUPS = {
+    "material+placement": (["material", "centre", "rank", "file", "square"], ["Material", "Imbalance"]),
+    "mobility": (["mobility"], ["Mobility"]),
+    "king": (["king"], ["King safety"]),
+    "pawns": (["pawn"], ["Pawns"]),
+    "passed": (["passed"], ["Passed"]),
+    "threats": (["threat"], ["Threats"]),
+    "pieces": ([], ["Knights", "Bishops", "Rooks", "Queens"]),
+    "space": ([], ["Space"]),
+    "initiative": ([], ["Initiative"]),
+}
+
+
+def fens_of(binary, variant, game):
+    with open("/tmp/game_stats_one.pgn", "w") as f:
+        f.write(game.text)
+    out = subprocess.run(
+        [binary, "replay", "--variant", variant, "--verbose", "/tmp/game_stats_one.pgn"],
+        capture_output=True, text=True,
+    ).stdout
+    fens = []
+    for line in out.splitlines():
+        m = re.match(r"\d+\.+\S+\s+(\S+ \S+ \S+ \S+ \S+ \S+)$", line.strip())
+        if m:
+            fens.append(m.group(1))
+    return fens
+
+
+def disagree(games, binary):
+    random.seed(1)
+    engines = {}
+    sets = {"D": [], "C": []}
+    for g in games:
+        variant = g.tags.get("Variant", "").lower()
+        fens = None
+        for i in range(20, min(len(g.plies) - 1, 120)):
+            if not g.ours(i):
+                continue
+            ours, theirs = g.plies[i][1], -g.plies[i + 1][1]
+            if ours >= 1.0 and theirs <= -0.2:
+                kind = "D"
+            elif abs(ours) <= 3 and random.random() < 0.08:
+                kind = "C"
+            else:
+                continue
+            fens = fens or fens_of(binary, variant, g)
+            if i >= len(fens):
+                continue
+            if variant not in engines:
+                engines[variant] = (
+                    Engine([binary, "uci", "--variant", variant], ["uci"]),
+                    Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
+                                   f"setoption name UCI_Variant value {variant}",
+                                   "setoption name UCI_Chess960 value true"]),
+                )
+            mine, fsf = engines[variant]
+            sign = 1 if g.we_white else -1
+            sets[kind].append((sign, our_terms(mine.eval(fens[i])), their_terms(fsf.eval(fens[i]))))
+    print(f"D: {len(sets['D'])} positions, C: {len(sets['C'])}; centipawns from our side, ours / theirs")
+    for phase, name in ((0, "middlegame"), (1, "endgame")):
+        print(name)
+        for group, (ours_rows, their_rows) in GROUPS.items():
+            row = []
+            for kind in ("D", "C"):
+                o = [s * sum(t.get(r, (0, 0))[phase] for r in ours_rows) for s, t, _ in sets[kind]]
+                f = [s * sum(t.get(r, (0, 0))[phase] for r in their_rows) for s, _, t in sets[kind]]
+                row.append((statistics.mean(o or [0]), statistics.mean(f or [0])))
+            (od, fd), (oc, fc) = row
+            excess = (od - fd) - (oc - fc)
+            print(f"  {group:19s} D {od:+7.1f} / {fd:+7.1f}   C {oc:+7.1f} / {fc:+7.1f}   difference grows {excess:+7.1f}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree"])
+    ap.add_argument("games", nargs="+")
+    ap.add_argument("--ours", default="modern-chess")
+    ap.add_argument("--bin", default="target/release/modern-chess")
+    a = ap.parse_args()
+    games = load(a.games, a.ours)
+    if not games:
+        sys.exit("no finished games in those files")
+    print(f"{len(games)} games, we scored {sum(g.result for g in games)}")
+    if a.command == "disagree":
+        disagree(games, os.path.abspath(a.bin))
+    else:
+        {"bias": bias, "conversion": conversion, "moves": moves}[a.command](games)
+
+
+if __name__ == "__main__":
+    main()
