@@ -84,6 +84,7 @@ def bias(games):
     by = collections.defaultdict(list)
     for g in games:
         for i, (_, v) in enumerate(g.plies[:24]):
+            v = max(-20.0, min(20.0, v))  # a mate counts as 20 pawns here
             white_view = v if i % 2 == 0 else -v
             who = "ours" if g.ours(i) else "theirs"
             by[(who, g.we_white, i)].append(white_view)
