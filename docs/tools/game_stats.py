@@ -199,6 +199,19 @@ GROUPS = {
 }
 
 
+def fairy_name(variant):
+    """The name Fairy-Stockfish knows `variant` by: the `[fairy]` section's `variant` key of
+    its file in variants/ (ICRC is Fairy-Stockfish's MERC), else the name itself."""
+    path = os.path.join(HERE, "..", "..", "variants", variant + ".toml")
+    try:
+        text = open(path).read()
+    except OSError:
+        return variant
+    section = text.split("[fairy]", 1)[1] if "[fairy]" in text else ""
+    m = re.search(r'^variant\s*=\s*"([^"]+)"', section, re.M)
+    return m.group(1) if m else variant
+
+
 def fens_of(binary, variant, game):
     with open("/tmp/game_stats_one.pgn", "w") as f:
         f.write(game.text)
@@ -238,7 +251,7 @@ def disagree(games, binary):
                 engines[variant] = (
                     Engine([binary, "uci", "--variant", variant], ["uci"]),
                     Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
-                                   f"setoption name UCI_Variant value {variant}",
+                                   f"setoption name UCI_Variant value {fairy_name(variant)}",
                                    "setoption name UCI_Chess960 value true"]),
                 )
             mine, fsf = engines[variant]
