@@ -23,6 +23,12 @@ each move's comment (`{+0.27/13 0.102s 93184n}`: the mover's own search score, i
       is where our evaluation is too optimistic. Needs Fairy-Stockfish 11.1 at
       /usr/games/fairy-stockfish and ../shared/tools/fairy-variants.ini.
 
+  game_stats.py drift --bin target/release/modern-chess GAMES.pgn...
+      Fairy-Stockfish's middlegame evaluation terms from our side at plies 0, 12, 24 and
+      40, averaged over the games: where and how early we fall behind by its judgement
+      (the forty-third session: Space −13 cp by ply 12, King safety −21 by ply 24 and −75
+      by ply 40). Needs Fairy-Stockfish as `disagree` does.
+
 Our engine is the player whose name starts with --ours (default `modern-chess`). Python 3,
 no packages.
 """
@@ -271,9 +277,33 @@ def disagree(games, binary):
             print(f"  {group:19s} D {od:+7.1f} / {fd:+7.1f}   C {oc:+7.1f} / {fc:+7.1f}   difference grows {excess:+7.1f}")
 
 
+def drift(games, binary, plies=(0, 12, 24, 40)):
+    """Fairy-Stockfish's middlegame evaluation terms from our side at a few plies, averaged
+    over the games: which of its terms we fall behind in, and when."""
+    engines = {}
+    acc = collections.defaultdict(lambda: collections.defaultdict(list))
+    for g in games:
+        variant = g.tags.get("Variant", "").lower()
+        fens = fens_of(binary, variant, g)
+        if variant not in engines:
+            engines[variant] = Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
+                                              f"setoption name UCI_Variant value {fairy_name(variant)}",
+                                              "setoption name UCI_Chess960 value true"])
+        sign = 1 if g.we_white else -1
+        for p in plies:
+            if p < len(fens):
+                for term, (mg, _eg) in their_terms(engines[variant].eval(fens[p])).items():
+                    acc[p][term].append(sign * mg)
+    print("Fairy-Stockfish's middlegame terms, centipawns from our side, mean over the games")
+    print(f"{'term':14s}" + "".join(f"{'ply ' + str(p):>9s}" for p in plies))
+    for term in sorted({t for p in acc for t in acc[p]}):
+        row = "".join(f"{statistics.mean(acc[p][term]) if acc[p][term] else 0:+9.1f}" for p in plies)
+        print(f"{term:14s}{row}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree"])
+    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree", "drift"])
     ap.add_argument("games", nargs="+")
     ap.add_argument("--ours", default="modern-chess")
     ap.add_argument("--bin", default="target/release/modern-chess")
@@ -284,6 +314,8 @@ def main():
     print(f"{len(games)} games, we scored {sum(g.result for g in games)}")
     if a.command == "disagree":
         disagree(games, os.path.abspath(a.bin))
+    elif a.command == "drift":
+        drift(games, os.path.abspath(a.bin))
     else:
         {"bias": bias, "conversion": conversion, "moves": moves}[a.command](games)
 
