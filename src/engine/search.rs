@@ -455,14 +455,8 @@ impl<'a> Worker<'a> {
                 pos: &child,
                 in_check: gives_check,
             };
-            // Check extension, Stockfish 11's rule: only a check that does not lose material
-            // (against Fairy-Stockfish, 64.5/320 where extending every check scored 51/320
-            // on the same starts, +13.5 ± 8.3: README, forty-third session), and not beyond
-            // twice the root depth, so perpetual checks cannot grow the tree forever.
-            let ext = gives_check
-                && n.ply < 2 * self.root_depth as usize
-                && see_ge(rules, self.sh.see, pos, m, 0);
-            let score = self.pvs(at, &n, count, r, ext as i32);
+            let ext = self.check_extension(pos, m, &n, gives_check);
+            let score = self.pvs(at, &n, count, r, ext);
             if self.aborted {
                 break;
             }
@@ -520,6 +514,16 @@ impl<'a> Worker<'a> {
             s = -self.negamax(child, d, -n.beta, -n.alpha, ply, false);
         }
         s
+    }
+
+    /// Check extension, Stockfish 11's rule: one ply for a check that does not lose
+    /// material (against Fairy-Stockfish 64.5/320 where extending every check scored 51/320
+    /// on the same starts, +13.5 ± 8.3: README, forty-third session), and none beyond twice
+    /// the root depth, so perpetual checks cannot grow the tree forever.
+    fn check_extension(&self, pos: &Position, m: Move, n: &Node, gives_check: bool) -> i32 {
+        let sh = self.sh;
+        (gives_check && n.ply < 2 * self.root_depth as usize && see_ge(sh.rules, sh.see, pos, m, 0))
+            as i32
     }
 
     /// History score of a move: quiet (own + continuation) or capture history.
