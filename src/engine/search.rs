@@ -517,8 +517,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Check extension, Stockfish 11's rule: one ply for a check that does not lose
-    /// material (against Fairy-Stockfish 64.5/320 where extending every check scored 51/320
-    /// on the same starts, +13.5 ± 8.3: README, forty-third session), and none beyond twice
+    /// material (against Fairy-Stockfish 71.5/360 where extending every check scored 53/360
+    /// on the same starts, +18.5 ± 8.6: README, forty-third session), and none beyond twice
     /// the root depth, so perpetual checks cannot grow the tree forever.
     fn check_extension(&self, pos: &Position, m: Move, n: &Node, gives_check: bool) -> i32 {
         let sh = self.sh;
