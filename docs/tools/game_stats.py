@@ -218,6 +218,13 @@ def fairy_name(variant):
     return m.group(1) if m else variant
 
 
+def fairy_engine(variant):
+    """Fairy-Stockfish set up for `variant`, answering `eval`."""
+    return Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
+                          f"setoption name UCI_Variant value {fairy_name(variant)}",
+                          "setoption name UCI_Chess960 value true"])
+
+
 def fens_of(binary, variant, game):
     with open("/tmp/game_stats_one.pgn", "w") as f:
         f.write(game.text)
@@ -256,9 +263,7 @@ def disagree(games, binary):
             if variant not in engines:
                 engines[variant] = (
                     Engine([binary, "uci", "--variant", variant], ["uci"]),
-                    Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
-                                   f"setoption name UCI_Variant value {fairy_name(variant)}",
-                                   "setoption name UCI_Chess960 value true"]),
+                    fairy_engine(variant),
                 )
             mine, fsf = engines[variant]
             sign = 1 if g.we_white else -1
@@ -286,9 +291,7 @@ def drift(games, binary, plies=(0, 12, 24, 40)):
         variant = g.tags.get("Variant", "").lower()
         fens = fens_of(binary, variant, g)
         if variant not in engines:
-            engines[variant] = Engine([FSF], ["uci", f"setoption name VariantPath value {INI}",
-                                              f"setoption name UCI_Variant value {fairy_name(variant)}",
-                                              "setoption name UCI_Chess960 value true"])
+            engines[variant] = fairy_engine(variant)
         sign = 1 if g.we_white else -1
         for p in plies:
             if p < len(fens):
