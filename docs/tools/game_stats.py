@@ -29,6 +29,18 @@ each move's comment (`{+0.27/13 0.102s 93184n}`: the mover's own search score, i
       (the forty-third session: Space −13 cp by ply 12, King safety −21 by ply 24 and −75
       by ply 40). Needs Fairy-Stockfish as `disagree` does.
 
+  game_stats.py foresight GAMES.pgn...
+      In the games we lost: the move where our own score fell below -1.5 for good (never
+      back above -1), and both engines' scores (each from its own side) 8, 4 and 1 of our
+      moves before it. The forty-fourth session: Fairy-Stockfish was at +2.0 eight moves
+      before, we at -0.2: it sees the loss coming long before we do.
+  game_stats.py habits GAMES.pgn...
+      Per variant and engine, over each side's first ten moves: the share of pawn moves, of
+      pawn moves on the central three files, of captures, and how many games that engine
+      castled in its first thirty moves (the forty-fourth session: Fairy-Stockfish castles in
+      about three MRC/MRC64/PMRC games of four, we in two of five, and it plays twice our
+      central pawn moves).
+
 Our engine is the player whose name starts with --ours (default `modern-chess`). Python 3,
 no packages.
 """
@@ -304,9 +316,65 @@ def drift(games, binary, plies=(0, 12, 24, 40)):
         print(f"{term:14s}{row}")
 
 
+def collapse(g):
+    """Index among our moves where our score fell below -1.5 for good, or None."""
+    ours = [v for i, (_, v) in enumerate(g.plies) if g.ours(i)]
+    for k, v in enumerate(ours):
+        if v < -1.5 and all(x < -1.0 for x in ours[k:]):
+            return k
+    return None
+
+
+def foresight(games, before=(8, 4, 1)):
+    rows = []
+    for g in (g for g in games if g.result == 0):
+        ours = [v for i, (_, v) in enumerate(g.plies) if g.ours(i)]
+        theirs = [v for i, (_, v) in enumerate(g.plies) if not g.ours(i)]
+        k = collapse(g)
+        if k is not None and k >= max(before) and k <= len(theirs):
+            rows.append([(ours[k - b], theirs[k - b]) for b in before])
+    if not rows:
+        print("no lost game collapses late enough to look back")
+        return
+    print(f"{len(rows)} lost games where our score collapsed at our move {max(before)} or later")
+    for j, b in enumerate(before):
+        o = statistics.median(r[j][0] for r in rows)
+        t = statistics.median(r[j][1] for r in rows)
+        seen = sum(r[j][1] > 1.0 for r in rows) / len(rows)
+        print(f"{b} moves before: ours {o:+.2f}, theirs {t:+.2f} (their own side); theirs above +1 in {100 * seen:.0f}%")
+
+
+def central(san, files):
+    """Is `san` a pawn move on one of the three central files of a board `files` wide?"""
+    if not re.match(r"^[a-z](\d|x)", san):
+        return False
+    return abs(ord(san[0]) - ord("a") - (files - 1) / 2) <= 1
+
+
+def habits(games):
+    acc = collections.defaultdict(collections.Counter)
+    for g in games:
+        first_rank = g.tags.get("FEN", "8").split("/")[0]
+        files = sum(int(c) if c.isdigit() else 1 for c in re.findall(r"\d+|\D", first_rank))
+        for who in ("ours", "theirs"):
+            c = acc[(g.tags.get("Variant", "?"), who)]
+            c["games"] += 1
+            mine = [san for i, (san, _) in enumerate(g.plies) if g.ours(i) == (who == "ours")]
+            c["castled"] += any(san.startswith("O-O") for san in mine[:30])
+            for san in mine[:10]:
+                c["moves"] += 1
+                c["pawn"] += bool(re.match(r"^[a-z](\d|x)", san))
+                c["central"] += central(san, files)
+                c["capture"] += "x" in san
+    print(f"{'variant':8s}{'engine':8s}{'pawn':>6s}{'central':>9s}{'capture':>9s}{'castled':>14s}")
+    for (v, who), c in sorted(acc.items()):
+        m = max(1, c["moves"])
+        print(f"{v:8s}{who:8s}{c['pawn'] / m:6.2f}{c['central'] / m:9.2f}{c['capture'] / m:9.2f}{c['castled']:7d}/{c['games']}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree", "drift"])
+    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree", "drift", "foresight", "habits"])
     ap.add_argument("games", nargs="+")
     ap.add_argument("--ours", default="modern-chess")
     ap.add_argument("--bin", default="target/release/modern-chess")
@@ -320,7 +388,13 @@ def main():
     elif a.command == "drift":
         drift(games, os.path.abspath(a.bin))
     else:
-        {"bias": bias, "conversion": conversion, "moves": moves}[a.command](games)
+        {
+            "bias": bias,
+            "conversion": conversion,
+            "moves": moves,
+            "foresight": foresight,
+            "habits": habits,
+        }[a.command](games)
 
 
 if __name__ == "__main__":
