@@ -134,12 +134,17 @@ def conversion(games):
         )
 
 
+def is_pawn_move(san):
+    """A pawn's move (a capture too): SAN names every other piece by a capital letter."""
+    return san[0].islower()
+
+
 def move_kind(san):
     if san.startswith("O-O"):
         return "castling"
     if "x" in san:
         return "capture"
-    if san[0].islower():
+    if is_pawn_move(san):
         return "pawn"
     return san[0]
 
@@ -316,9 +321,8 @@ def drift(games, binary, plies=(0, 12, 24, 40)):
         print(f"{term:14s}{row}")
 
 
-def collapse(g):
-    """Index among our moves where our score fell below -1.5 for good, or None."""
-    ours = [v for i, (_, v) in enumerate(g.plies) if g.ours(i)]
+def collapse(ours):
+    """Index among our scores `ours` where it fell below -1.5 for good, or None."""
     for k, v in enumerate(ours):
         if v < -1.5 and all(x < -1.0 for x in ours[k:]):
             return k
@@ -330,7 +334,7 @@ def foresight(games, before=(8, 4, 1)):
     for g in (g for g in games if g.result == 0):
         ours = [v for i, (_, v) in enumerate(g.plies) if g.ours(i)]
         theirs = [v for i, (_, v) in enumerate(g.plies) if not g.ours(i)]
-        k = collapse(g)
+        k = collapse(ours)
         if k is not None and k >= max(before) and k <= len(theirs):
             rows.append([(ours[k - b], theirs[k - b]) for b in before])
     if not rows:
@@ -346,9 +350,7 @@ def foresight(games, before=(8, 4, 1)):
 
 def central(san, files):
     """Is `san` a pawn move on one of the three central files of a board `files` wide?"""
-    if not re.match(r"^[a-z](\d|x)", san):
-        return False
-    return abs(ord(san[0]) - ord("a") - (files - 1) / 2) <= 1
+    return is_pawn_move(san) and abs(ord(san[0]) - ord("a") - (files - 1) / 2) <= 1
 
 
 def habits(games):
@@ -363,7 +365,7 @@ def habits(games):
             c["castled"] += any(san.startswith("O-O") for san in mine[:30])
             for san in mine[:10]:
                 c["moves"] += 1
-                c["pawn"] += bool(re.match(r"^[a-z](\d|x)", san))
+                c["pawn"] += is_pawn_move(san)
                 c["central"] += central(san, files)
                 c["capture"] += "x" in san
     print(f"{'variant':8s}{'engine':8s}{'pawn':>6s}{'central':>9s}{'capture':>9s}{'castled':>14s}")
