@@ -45,7 +45,7 @@ each move's comment (`{+0.27/13 0.102s 93184n}`: the mover's own search score, i
       by a piece (not a pawn or the king), and of those, the share that moved a piece for
       the second time or more, and for the third time or more (pieces followed from square
       to square through the game's positions; the forty-fifth session: our pieces move a
-      third time in 24-31% of our piece moves, Fairy-Stockfish's in 18-25%).
+      third time in 23-31% of our piece moves, Fairy-Stockfish's in 18-25%).
 
 Our engine is the player whose name starts with --ours (default `modern-chess`). Python 3,
 no packages.
@@ -407,7 +407,8 @@ def moved_piece(before, after, white):
 def roaming(games, binary, moves=20):
     acc = collections.defaultdict(collections.Counter)
     for g in games:
-        fens = fens_of(binary, g.tags.get("Variant", "").lower(), g)
+        # fens_of gives the positions after each move; the first move starts from the FEN tag.
+        fens = [g.tags.get("FEN", "")] + fens_of(binary, g.tags.get("Variant", "").lower(), g)
         boards = [board_of(f) for f in fens]
         times = {s: 0 for s in boards[0]} if boards else {}
         for ply in range(min(2 * moves, len(boards) - 1)):
