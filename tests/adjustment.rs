@@ -2,6 +2,8 @@
 
 use modern_chess::{catalog, setup, Move, MoveKind, Position, Rules};
 
+mod support;
+
 fn mrc() -> Rules {
     catalog::load_rules(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/mrc.toml")).unwrap()
 }
@@ -148,8 +150,9 @@ name = "Modern Chess (Maura's adjustment)"
 [bishop_adjustment]
 partners = "QNM"
 "#;
-    let path = std::env::temp_dir().join(format!("maura-test-{}.toml", std::process::id()));
-    let base = std::env::temp_dir().join("mrc.toml");
+    let dir = support::temp_dir("adjustment-maura");
+    let path = dir.join("maura-test.toml");
+    let base = dir.join("mrc.toml");
     std::fs::write(
         &base,
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/mrc.toml")).unwrap(),
@@ -160,7 +163,6 @@ partners = "QNM"
     let p = start(&r, "RBKBMQRNN");
     // b1 sits between a rook and the king, d1 between the king and the minister
     assert_eq!(adjustments(&r, &p), ["d1e1"]);
-    let _ = std::fs::remove_file(path);
 }
 
 /// A pinned pawn's en passant capture is not a capture anybody may make: the square is dropped,

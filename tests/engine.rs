@@ -11,6 +11,8 @@ use modern_chess::{Game, Outcome};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+mod support;
+
 const SEEDS: [&str; 5] = ["mrc", "mrc64", "merc", "icrc", "pmrc"];
 
 /// A small deterministic generator, so every run plays the same games.
@@ -303,8 +305,7 @@ fn level_8_beats_level_2() {
 /// scores divided by 4 they are not.
 #[test]
 fn a_piped_evaluation_is_the_one_the_search_uses() {
-    let dir = std::env::temp_dir().join(format!("mc-eval-with-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::temp_dir("eval-with");
     let me = format!("{} uci", env!("CARGO_BIN_EXE_modern-chess"));
     let run = |extra: &[&str], name: &str| -> String {
         let pgn = dir.join(name);
@@ -345,5 +346,4 @@ fn a_piped_evaluation_is_the_one_the_search_uses() {
         !ok && err.contains("--eval-with /nonexistent/engine"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

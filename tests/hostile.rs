@@ -9,6 +9,8 @@ use modern_chess::{betza, catalog, setup, Move, MoveKind, Position, Rules};
 use proptest::prelude::*;
 use std::process::Command;
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_modern-chess");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -641,8 +643,7 @@ fn assert_fails(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_variant_files_fail_through_the_binary() {
-    let dir = std::env::temp_dir().join(format!("modern-chess-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::temp_dir("hostile-variants");
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, MINI.replace("betza = \"R\"", "betza = \"R?\"")).unwrap();
     let p = bad.to_str().unwrap();
@@ -667,7 +668,6 @@ fn bad_variant_files_fail_through_the_binary() {
         &["positions", "--variant", "nosuchvariant", "--count"],
         "nosuchvariant",
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -16,13 +16,15 @@ use modern_chess::{Move, MoveKind, Position};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+mod support;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Runs `modern-chess play ARGS` with `input` on standard input; returns stdout and success.
-/// Autosaves go to a temporary data directory, never the real home.
+/// Autosaves go to a temporary data directory of this run, never the real home.
 fn play(args: &[&str], input: &str) -> (String, bool) {
-    let data = std::env::temp_dir().join(format!("modern-chess-play-data-{}", std::process::id()));
+    let data = support::temp_dir("play-data");
     let mut child = Command::new(env!("CARGO_BIN_EXE_modern-chess"))
         .arg("play")
         .args(args)
@@ -83,9 +85,7 @@ fn scripted_games_in_every_seed_variant() {
         let (rules, game, played) = replay_script(v, id, moves);
         assert_script_exercises_the_rules(v, &rules, &played);
         let id_s = id.to_string();
-        let dir =
-            std::env::temp_dir().join(format!("modern-chess-play-{}-{v}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = support::temp_dir(&format!("play-{v}"));
         let pgn_path = dir.join("game.pgn");
         let input = format!(
             "{}\nfen\nsave {}\n",
@@ -118,7 +118,6 @@ fn scripted_games_in_every_seed_variant() {
         assert!(out.contains("Saved the game to"), "{v}: saved");
 
         assert_record_replays(v, &pgn_path, &rules, &game);
-        std::fs::remove_dir_all(&dir).ok();
         assert!(out.contains(&game.current().fen(&rules)), "{v}: final FEN");
     }
 }

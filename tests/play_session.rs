@@ -27,14 +27,15 @@ fn a_huge_hash_is_refused_with_a_message() {
 }
 
 use std::path::{Path, PathBuf};
-use support::{wait_for_file, Live, Run};
+use support::{wait_for_file, Live, Run, TempDir};
 
 /// The autosave directory under a test's data directory.
 fn saves(data: &Path) -> PathBuf {
     data.join("modern-chess")
 }
 
-fn play(args: &[&str], input: &[u8], name: &str) -> (Run, PathBuf) {
+/// A `play` run in a fresh data directory, which lives as long as the returned guard.
+fn play(args: &[&str], input: &[u8], name: &str) -> (Run, TempDir) {
     let data = temp_dir(name);
     let mut full = vec!["play"];
     full.extend_from_slice(args);

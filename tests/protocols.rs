@@ -8,6 +8,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_modern-chess");
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -493,10 +495,8 @@ fn run_limited(args: &[&str], limit: Duration) -> (bool, String, String) {
     )
 }
 
-/// A shell script standing in for an engine executable.
-fn script(name: &str, body: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mc-protocols-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A shell script standing in for an engine executable, in the test's own `dir`.
+fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     #[cfg(unix)]
@@ -510,7 +510,8 @@ fn script(name: &str, body: &str) -> std::path::PathBuf {
 #[cfg(unix)]
 #[test]
 fn match_against_our_own_uci_engine() {
-    let me = script("self-uci", &format!("exec \"{BIN}\" uci"));
+    let dir = support::temp_dir("protocols-self-uci");
+    let me = script(&dir, "self-uci", &format!("exec \"{BIN}\" uci"));
     let me = me.to_str().unwrap();
     let (ok, out, err) = run_limited(
         &[
@@ -548,11 +549,10 @@ fn match_against_our_own_uci_engine() {
     assert!(comments >= 20, "{out}");
     assert!(moves.contains("s ") && moves.contains("n}"), "{out}");
     // The output is a PGN file our own replay command accepts (every move re-checked).
-    let file = std::env::temp_dir().join(format!("mc-self-match-{}.pgn", std::process::id()));
+    let file = dir.join("self-match.pgn");
     std::fs::write(&file, &out).unwrap();
     let (ok, replayed, err) =
         run_limited(&["replay", file.to_str().unwrap()], Duration::from_secs(60));
-    std::fs::remove_file(&file).unwrap();
     assert!(ok, "{replayed}\n{err}");
 }
 
@@ -560,7 +560,9 @@ fn match_against_our_own_uci_engine() {
 #[test]
 fn match_reports_an_illegal_move_with_the_position() {
     // An "engine" that answers every `go` with a move that is never legal.
+    let dir = support::temp_dir("protocols-liar");
     let liar = script(
+        &dir,
         "liar",
         r#"while read cmd rest; do
   case "$cmd" in
@@ -614,6 +616,7 @@ fn match_against_fairy_stockfish_in_every_seed_variant() {
         std::path::Path::new(fsf).exists(),
         "install fairy-stockfish first"
     );
+    let dir = support::temp_dir("protocols-fsf");
     for v in ["mrc", "mrc64", "merc", "icrc", "pmrc"] {
         let (ok, out, err) = run_limited(
             &[
@@ -642,11 +645,10 @@ fn match_against_fairy_stockfish_in_every_seed_variant() {
         }
         assert!(out.contains("; Score: modern-chess"), "{v}: {out}");
         // Our replay re-reads the SAN record and re-checks every move.
-        let file = std::env::temp_dir().join(format!("mc-fsf-{v}-{}.pgn", std::process::id()));
+        let file = dir.join(format!("{v}.pgn"));
         std::fs::write(&file, &out).unwrap();
         let (ok, replayed, err) =
             run_limited(&["replay", file.to_str().unwrap()], Duration::from_secs(60));
-        std::fs::remove_file(&file).unwrap();
         assert!(ok, "{v}: {replayed}\n{err}");
     }
 }
@@ -657,11 +659,10 @@ fn match_against_fairy_stockfish_in_every_seed_variant() {
 #[cfg(unix)]
 #[test]
 fn match_survives_an_opponent_that_dies_after_game_one() {
-    let dir = std::env::temp_dir().join(format!("mc-dies-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::temp_dir("protocols-dies");
     let state = dir.join("started");
-    let _ = std::fs::remove_file(&state);
     let dies = script(
+        &dir,
         "dies-after-one",
         &format!(
             r#"if [ -e "{state}" ]; then exec "$1" uci; fi
@@ -724,5 +725,4 @@ done | "$1" uci"#,
         assert!(!g.contains("the other engine failed"), "{g}");
     }
     assert!(out.contains("; Score: "), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,7 +3,6 @@
 
 mod support;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 fn data(name: &str) -> String {
@@ -11,18 +10,15 @@ fn data(name: &str) -> String {
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let dir = std::env::temp_dir().join(format!("mc-replay-data-{}", std::process::id()));
+    let dir = support::temp_dir("replay-data");
     let r = support::run(support::command(args, &dir), b"", Duration::from_secs(120));
     (r.status.success(), r.stdout, r.stderr)
 }
 
-/// A file in a per-test temporary directory.
-fn temp(name: &str, text: &str) -> String {
-    let dir: PathBuf = std::env::temp_dir().join(format!("mc-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().to_string()
+/// A file in a temporary directory of its own, removed when the returned guard is dropped
+/// (bind it for as long as the file is read).
+fn temp(name: &str, text: &str) -> TempFile {
+    temp_bytes(name, text.as_bytes())
 }
 
 #[test]
@@ -167,13 +163,29 @@ fn bad_input_fails_cleanly() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// A file with these exact bytes in the per-test temporary directory.
-fn temp_bytes(name: &str, bytes: &[u8]) -> String {
-    let dir: PathBuf = std::env::temp_dir().join(format!("mc-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A file holding `bytes` in its own temporary directory, which goes when this is dropped.
+struct TempFile {
+    path: String,
+    _dir: support::TempDir,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.path
+    }
+}
+
+/// A file with these exact bytes, as [`temp`].
+fn temp_bytes(name: &str, bytes: &[u8]) -> TempFile {
+    let dir = support::temp_dir("replay");
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
-    p.to_string_lossy().to_string()
+    TempFile {
+        path: p.to_string_lossy().to_string(),
+        _dir: dir,
+    }
 }
 
 #[test]

@@ -46,8 +46,8 @@ fn page_files_and_variants() {
     )
     .unwrap();
     std::fs::write(extra.join("broken.toml"), "name = 3\n").unwrap();
-    let s = Served::start(
-        dir.join("data"),
+    let s = Served::start_in(
+        &dir.join("data"),
         &["--variant-path", extra.to_str().unwrap()],
     );
     let (status, page) = s.get("/");
@@ -612,7 +612,7 @@ fn engine_moves_and_thinking_events() {
 #[test]
 fn games_come_back_after_a_restart() {
     let data = temp_dir("serve-restart");
-    let mut s = Served::start(data.clone(), &[]);
+    let mut s = Served::start_in(&data, &[]);
     let g = mrc_game(&s);
     let id = id_of(&g);
     for m in ["e4", "e6", "Bc<=>M"] {
@@ -627,7 +627,7 @@ fn games_come_back_after_a_restart() {
     );
     s.stop();
     std::fs::write(data.join("ffffffffffff.json"), "{ not a game").unwrap();
-    let s = Served::start(data, &[]);
+    let s = Served::start_in(&data, &[]);
     let after = s.get_json(&format!("/api/games/{id}")).1;
     for key in ["fen", "moves", "start_id", "start_fen", "players", "legal"] {
         assert_eq!(before[key], after[key], "{key}");

@@ -111,7 +111,6 @@ fn positions_scored_by_another_engine_are_saved_and_learned_from() {
         "{}",
         r.stderr
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--search-positions` writes positions the self-play searches evaluated; `--positions`
@@ -184,7 +183,6 @@ fn search_positions_are_written_labelled_and_learned_from() {
     // Labelling again replaces the stale labels.
     let r = fit(&["--score-with", &scorer, "--score-depth", "0"]);
     assert!(r.status.success(), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--siblings` labels every quiet child of each parent with another engine's static
@@ -258,7 +256,6 @@ fn sibling_fit_labels_children_keeps_them_and_fits() {
         "{}",
         r.stderr
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -286,7 +283,6 @@ fn a_scoring_engine_that_cannot_start_is_an_error() {
     assert!(!r.status.success());
     assert!(r.stderr.contains("cannot start engine"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Short chess games in which White always takes what hangs: the teacher's moves.
@@ -340,7 +336,6 @@ fn a_teachers_moves_are_imitated() {
     assert!(!r.status.success());
     assert!(r.stderr.contains("--teacher"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// "imitate: G games, T training positions, H held out": G and T + H.
@@ -393,5 +388,4 @@ fn a_named_teacher_is_learnt_from_alone() {
         positions_taught * 4 < positions_all * 3 && positions_taught * 4 > positions_all,
         "{positions_taught} of {positions_all}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,6 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_modern-chess");
 const XBOARD: &str = "/usr/games/xboard";
 
@@ -40,14 +42,28 @@ fn tools() -> Option<(PathBuf, PathBuf)> {
     }
 }
 
-/// A virtual X display, killed when dropped.
+/// A virtual X display, stopped when dropped.
 struct Display {
     child: Child,
     name: String,
 }
 
 impl Drop for Display {
+    /// SIGTERM first: Xvfb then removes its `/tmp/.X<n>-lock` and `/tmp/.X11-unix/X<n>`,
+    /// which a SIGKILL leaves behind for good. SIGKILL only if it has not gone in 5 s.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -102,12 +118,7 @@ struct Played {
 /// One whole game in `variant`, legality testing on; XBoard is stopped after `limit`.
 fn play(xvfb: &Path, xboard: &Path, variant: &str, limit: Duration) -> Played {
     let display = start_xvfb(xvfb);
-    let dir = std::env::temp_dir().join(format!(
-        "mc-xboard-{}-{variant}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::temp_dir(&format!("xboard-{variant}"));
     let pgn = dir.join("game.pgn");
     let debug = dir.join("debug.txt");
     let engine = format!("{BIN} xboard --variant {variant}");
@@ -141,9 +152,13 @@ fn play(xvfb: &Path, xboard: &Path, variant: &str, limit: Duration) -> Played {
         if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
+            // The directory goes with the panic: the end of the log goes into the message.
+            let log = std::fs::read_to_string(&debug).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
             panic!(
-                "{variant}: XBoard did not finish the game within {limit:?}; its log: {}",
-                debug.display()
+                "{variant}: XBoard did not finish the game within {limit:?}; the end of its log:\n{}",
+                tail.join("\n")
             );
         }
         std::thread::sleep(Duration::from_millis(100));

@@ -5,6 +5,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_modern-chess");
@@ -16,12 +17,18 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// A fresh, empty directory under the system temp dir, unique to this test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("modern-chess-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+mod temp;
+pub use temp::TempDir;
+
+/// A fresh, empty directory under the system temp dir, removed when the returned guard is
+/// dropped. The counter keeps two calls with the same name (parallel tests, or one test
+/// twice) from sharing, and so from removing, each other's directory.
+pub fn temp_dir(name: &str) -> TempDir {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    TempDir::new(
+        std::env::temp_dir().join(format!("modern-chess-{}-{n}-{name}", std::process::id())),
+    )
 }
 
 /// A command for the binary with the user's data directory moved to `data` (autosaves go

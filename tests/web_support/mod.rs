@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -13,12 +13,14 @@ use std::time::{Duration, Instant};
 /// How long any one HTTP exchange may take before the test fails.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A fresh, empty folder under the target directory.
-pub fn temp_dir(name: &str) -> PathBuf {
+#[path = "../support/temp.rs"]
+mod temp;
+pub use temp::TempDir;
+
+/// A fresh, empty folder under the target directory, removed when the guard is dropped.
+pub fn temp_dir(name: &str) -> TempDir {
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let dir = base.join(format!("{name}-{}-{}", std::process::id(), nanos()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir::new(base.join(format!("{name}-{}-{}", std::process::id(), nanos())))
 }
 
 fn nanos() -> u128 {
@@ -28,18 +30,27 @@ fn nanos() -> u128 {
         .as_nanos()
 }
 
-/// `modern-chess serve` on a free port; killed when dropped.
+/// `modern-chess serve` on a free port; killed when dropped (and then its data directory
+/// removed, when it owns one: fields drop after `Drop::drop` has stopped the server).
 pub struct Served {
     pub child: Child,
     pub addr: SocketAddr,
     pub data: PathBuf,
+    _owned: Option<TempDir>,
 }
 
 impl Served {
+    /// [`Served::start_in`] a temporary data directory that lives as long as the server.
+    pub fn start(data: TempDir, args: &[&str]) -> Served {
+        let mut s = Served::start_in(&data, args);
+        s._owned = Some(data);
+        s
+    }
+
     /// Starts the server with `args` after `serve --data-dir DATA` (and `--port 0` unless `args`
     /// name a port), and waits (at
-    /// most 30 s) for the line that names its address.
-    pub fn start(data: PathBuf, args: &[&str]) -> Served {
+    /// most 30 s) for the line that names its address. The caller keeps `data` alive.
+    pub fn start_in(data: &Path, args: &[&str]) -> Served {
         let port: &[&str] = if args.contains(&"--port") {
             &[]
         } else {
@@ -49,7 +60,7 @@ impl Served {
             .arg("serve")
             .args(port)
             .arg("--data-dir")
-            .arg(&data)
+            .arg(data)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -79,7 +90,12 @@ impl Served {
             };
             if let Some(rest) = line.split("listening on http://").nth(1) {
                 let addr = rest.trim_end_matches('/').parse().expect("address");
-                return Served { child, addr, data };
+                return Served {
+                    child,
+                    addr,
+                    data: data.to_path_buf(),
+                    _owned: None,
+                };
             }
         }
     }
@@ -269,7 +285,7 @@ pub struct Browser {
     driver: Child,
     addr: SocketAddr,
     session: String,
-    profile: PathBuf,
+    profile: TempDir,
 }
 
 impl Browser {
@@ -408,7 +424,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // `profile` is removed when the fields drop, after this.
     }
 }
 
