@@ -535,44 +535,49 @@ struct Others {
 
 impl Others {
     fn start(args: &BenchArgs, rules_of: &BTreeMap<String, Rules>) -> Result<Others> {
-        let ini_path =
-            std::env::temp_dir().join(format!("modern-chess-bench-{}.ini", std::process::id()));
-        let fairy = match &args.fairy_stockfish {
-            Some(path) => {
-                let variants: Vec<&Variant> = rules_of.values().map(|r| r.variant()).collect();
-                std::fs::write(&ini_path, fairy_ini(&variants))
-                    .with_context(|| format!("cannot write {}", ini_path.display()))?;
-                let mut e = Uci::start(path, args.cpu)?;
-                e.send(&format!(
-                    "setoption name VariantPath value {}",
-                    ini_path.display()
-                ))?;
-                e.send("setoption name UCI_Chess960 value true")?;
-                e.sync()?;
-                Some(e)
-            }
-            None => None,
+        // Made before anything can fail: an engine that does not start drops it, and the
+        // variants file goes with it (see `Drop`).
+        let mut others = Others {
+            fairy: None,
+            stockfish: None,
+            ini_path: std::env::temp_dir()
+                .join(format!("modern-chess-bench-{}.ini", std::process::id())),
         };
-        let stockfish = match &args.stockfish {
-            Some(path) => {
-                let mut e = Uci::start(path, args.cpu)?;
-                e.send("setoption name UCI_Chess960 value true")?;
-                e.sync()?;
-                Some(e)
-            }
-            None => None,
-        };
-        Ok(Others {
-            fairy,
-            stockfish,
-            ini_path,
-        })
+        if let Some(path) = &args.fairy_stockfish {
+            let ini_path = &others.ini_path;
+            let variants: Vec<&Variant> = rules_of.values().map(|r| r.variant()).collect();
+            std::fs::write(ini_path, fairy_ini(&variants))
+                .with_context(|| format!("cannot write {}", ini_path.display()))?;
+            let mut e = Uci::start(path, args.cpu)?;
+            e.send(&format!(
+                "setoption name VariantPath value {}",
+                ini_path.display()
+            ))?;
+            e.send("setoption name UCI_Chess960 value true")?;
+            e.sync()?;
+            others.fairy = Some(e);
+        }
+        if let Some(path) = &args.stockfish {
+            let mut e = Uci::start(path, args.cpu)?;
+            e.send("setoption name UCI_Chess960 value true")?;
+            e.sync()?;
+            others.stockfish = Some(e);
+        }
+        Ok(others)
     }
 
     fn stop(&mut self) {
         drop(self.fairy.take());
         drop(self.stockfish.take());
         let _ = std::fs::remove_file(&self.ini_path);
+    }
+}
+
+/// A bench that fails half-way (an engine that does not start, a search that breaks) still
+/// stops the engines and removes the variants file.
+impl Drop for Others {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 

@@ -10,8 +10,10 @@ use clap::Args;
 use modern_chess::engine::ExternalEval;
 use modern_chess::protocol::{uci, xboard, EvalSource, ProtocolConfig};
 use modern_chess::StartChoice;
+use std::hash::{Hash, Hasher};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// `--hash`: refused on the command line when out of range or more than the machine has
@@ -227,20 +229,61 @@ pub fn xboard(args: XboardArgs) -> Result<()> {
     Ok(())
 }
 
-/// Fairy-Stockfish learns a variant from a variants.ini: one written to a temporary file
-/// from the variant file's `[fairy]` section (None when it has none). The caller removes it.
+/// Fairy-Stockfish learns a variant from a variants.ini: one written to the temp dir from the
+/// variant file's `[fairy]` section (None when it has none).
+///
+/// The file is named by a hash of its text, so every run with the same section shares one
+/// file instead of each leaving its own behind when it is killed before it can clean up. It
+/// is written under a name of its own and renamed into place, so a run never hands its engine
+/// a file another run is half-way through writing. Callers must not remove it: another run
+/// may be about to pass the same path to its engine.
 pub fn write_fairy_ini(rules: &modern_chess::Rules) -> Result<Option<PathBuf>> {
     let Some(section) = bench::fairy_section(rules.variant()) else {
         return Ok(None);
     };
-    let p = std::env::temp_dir().join(format!(
-        "modern-chess-{}-{}-variants.ini",
-        std::process::id(),
-        rules.variant().short().to_lowercase()
-    ));
-    std::fs::write(&p, format!("# written by modern-chess match\n{section}"))
-        .with_context(|| format!("cannot write {}", p.display()))?;
+    let text = format!("# written by modern-chess match\n{section}");
+    let p = std::env::temp_dir().join(fairy_ini_name(rules.variant().short(), &text));
+    // Already there and whole (it only ever appears by a rename): nothing to write.
+    if std::fs::read_to_string(&p).is_ok_and(|old| old == text) {
+        return Ok(Some(p));
+    }
+    write_by_rename(&p, &text).with_context(|| format!("cannot write {}", p.display()))?;
     Ok(Some(p))
+}
+
+/// `modern-chess-mrc-0123456789abcdef-variants.ini`: the variant's short name (letters and
+/// digits only, so a strange name cannot leave the temp dir) and 16 hex digits of a hash of
+/// `text`. The std hasher may change between Rust releases; that only costs one more file.
+fn fairy_ini_name(short: &str, text: &str) -> String {
+    let clean: String = short
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    format!("modern-chess-{clean}-{:016x}-variants.ini", h.finish())
+}
+
+/// Writes `text` to a name of its own beside `path` (process id and a counter, so neither
+/// another run nor another thread shares it) and renames it over `path`: a reader sees no
+/// file or a whole one. The temporary file is removed when either step fails.
+fn write_by_rename(path: &Path, text: &str) -> std::io::Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}-{n}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// `game 3: White 1-0 Black (checkmate), start 123, 87 plies`: one finished game.
@@ -267,6 +310,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
+    // The written file stays: it is shared with other runs (see `write_fairy_ini`).
     let ini = match &a.fairy_ini {
         Some(p) => Some(p.clone()),
         None => write_fairy_ini(&rules)?,
@@ -274,7 +318,7 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     let cfg = matchplay::MatchConfig {
         engine: a.engine,
         engine_options: options,
-        fairy_ini: ini.clone(),
+        fairy_ini: ini,
         games: a.games,
         movetime_ms: a.movetime,
         depth: a.depth,
@@ -314,11 +358,6 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
             }
         }
     });
-    if a.fairy_ini.is_none() {
-        if let Some(p) = &ini {
-            let _ = std::fs::remove_file(p);
-        }
-    }
     if let Some(e) = write_error {
         bail!("cannot write the PGN file: {e}");
     }

@@ -19,7 +19,6 @@ use anyhow::Result;
 use modern_chess::engine::tune::quiet_leaf;
 use modern_chess::engine::{Evaluator, ExternalEval};
 use modern_chess::{Colour, Game, Position, Rules};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Mate scores, and scores beyond this, count as this many centipawns: the target is a
@@ -33,7 +32,6 @@ const SEARCH_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct Labeller {
     client: UciClient,
     depth: u32,
-    ini: Option<PathBuf>,
 }
 
 impl Labeller {
@@ -42,15 +40,16 @@ impl Labeller {
     /// # Errors
     /// The engine cannot be started or does not know the variant.
     pub fn start(command: &str, rules: &Rules, depth: u32) -> Result<Labeller> {
-        let ini = write_fairy_ini(rules)?;
+        // The variants.ini stays when we are done: it is shared with other runs (see
+        // `write_fairy_ini`).
         let cfg = MatchConfig {
             engine: command.to_string(),
-            fairy_ini: ini.clone(),
+            fairy_ini: write_fairy_ini(rules)?,
             ..MatchConfig::default()
         };
         let mut client = UciClient::start(command)?;
         let configured = configure(&mut client, rules, &cfg);
-        let l = Labeller { client, depth, ini };
+        let l = Labeller { client, depth };
         configured.map(|_| l)
     }
 
@@ -170,14 +169,6 @@ impl ExternalEval for PipedEval {
         } else {
             -v
         })
-    }
-}
-
-impl Drop for Labeller {
-    fn drop(&mut self) {
-        if let Some(p) = &self.ini {
-            let _ = std::fs::remove_file(p);
-        }
     }
 }
 

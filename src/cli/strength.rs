@@ -85,10 +85,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut rows = Vec::new();
     for v in &variants {
         let rules = Arc::new(super::common::load_rules_for_engine(v)?);
-        let ini = write_fairy_ini(&rules)?;
+        // Not removed afterwards: the file is shared with other runs (see `write_fairy_ini`).
         let cfg = MatchConfig {
             engine: args.engine.clone(),
-            fairy_ini: ini.clone(),
+            fairy_ini: write_fairy_ini(&rules)?,
             games: args.games_per_variant,
             movetime_ms: args.movetime,
             depth: args.depth,
@@ -111,9 +111,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 }
             }
         });
-        if let Some(p) = &ini {
-            let _ = std::fs::remove_file(p);
-        }
         if let Some(e) = write_error {
             bail!("cannot write the PGN file: {e}");
         }
