@@ -47,6 +47,17 @@ each move's comment (`{+0.27/13 0.102s 93184n}`: the mover's own search score, i
       to square through the game's positions; the forty-fifth session: our pieces move a
       third time in 23-31% of our piece moves, Fairy-Stockfish's in 18-25%).
 
+  game_stats.py blunders --bin BIN [--configs "@100;@1000;lmr@100"] GAMES.pgn...
+      A suite of our worst moves: per game (shuffled, seed 7, at most --count), the first of
+      our moves at plies 16-90 after which the opponent's own score for itself rose by 1.5
+      or more from within a pawn of level. Each configuration (`OFF@MS`: the value of the
+      environment variable MC_OFF, read by a build with
+      docs/experiments/search/pruning-toggles.patch, and a move time) searches the position
+      before that move afresh; Fairy-Stockfish judges its choice at 300 ms. Prints per
+      configuration the judged score after our move (mean, from our side) and how many
+      choices stay within a pawn: which pruning, if any, hides what the opponent saw (the
+      forty-sixth session: none; ten times the time gained 37 cp).
+
 Our engine is the player whose name starts with --ours (default `modern-chess`). Python 3,
 no packages.
 """
@@ -433,9 +444,72 @@ def roaming(games, binary, moves=20):
         print(f"{v:8s}{who:8s}{c['piece'] / max(1, c['moves']):7.2f}{c['again'] / p:7.2f}{c['third'] / p:8.2f}")
 
 
+def blunder_suite(games, binary, count):
+    """(variant, FEN before our move) for our worst moves: see the module's doc."""
+    random.seed(7)
+    games = list(games)
+    random.shuffle(games)
+    suite = []
+    for g in games:
+        if len(suite) >= count:
+            break
+        hits = [i for i in range(16, min(90, len(g.plies) - 1))
+                if g.ours(i) and -1.0 <= g.plies[i - 1][1] <= 1.0
+                and 1.5 <= g.plies[i + 1][1] - g.plies[i - 1][1] and g.plies[i + 1][1] < 50]
+        if not hits:
+            continue
+        variant = g.tags.get("Variant", "").lower()
+        fens = fens_of(binary, variant, g)
+        if len(fens) >= hits[0]:
+            suite.append((variant, fens[hits[0] - 1]))
+    return suite
+
+
+def uci_go(p, fen, moves, ms):
+    """Searches `fen` (then `moves`) for `ms` ms on a fresh table: (bestmove, last score in cp)."""
+    p.stdin.write(f"ucinewgame\nposition fen {fen}{' moves ' + moves if moves else ''}\ngo movetime {ms}\n")
+    p.stdin.flush()
+    score = 0
+    for line in p.stdout:
+        f = line.split()
+        if f and f[0] == "info" and "score" in f:
+            k = f.index("score")
+            v = int(f[k + 2])
+            score = v if f[k + 1] == "cp" else (10000 if v > 0 else -10000)
+        if f and f[0] == "bestmove":
+            return f[1], score
+
+
+def blunders(games, binary, configs, count):
+    suite = blunder_suite(games, binary, count)
+    judges, verdicts = {}, {}
+    print(f"{len(suite)} positions")
+    for config in configs.split(";"):
+        off, ms = config.split("@")
+        ours, scores = {}, []
+        for variant, fen in suite:
+            if variant not in ours:
+                env = dict(os.environ, MC_OFF=off)
+                ours[variant] = subprocess.Popen([binary, "uci", "--variant", variant], stdin=subprocess.PIPE,
+                                                 stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
+            if variant not in judges:
+                judges[variant] = fairy_engine(variant).p
+            move, _ = uci_go(ours[variant], fen, "", int(ms))
+            if (fen, move) not in verdicts:
+                verdicts[fen, move] = -uci_go(judges[variant], fen, move, 300)[1]
+            scores.append(max(-1500, min(1500, verdicts[fen, move])))
+        for p in ours.values():
+            p.stdin.write("quit\n")
+            p.stdin.flush()
+        within = sum(s >= -100 for s in scores)
+        print(f"{config:<14} judged score after our move {sum(scores) / len(scores):+7.1f} cp, within a pawn {within}/{len(scores)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree", "drift", "foresight", "habits", "roaming"])
+    ap.add_argument("command", choices=["bias", "conversion", "moves", "disagree", "drift", "foresight", "habits", "roaming", "blunders"])
+    ap.add_argument("--configs", default="@100;@1000")
+    ap.add_argument("--count", type=int, default=80)
     ap.add_argument("games", nargs="+")
     ap.add_argument("--ours", default="modern-chess")
     ap.add_argument("--bin", default="target/release/modern-chess")
@@ -450,6 +524,8 @@ def main():
         drift(games, os.path.abspath(a.bin))
     elif a.command == "roaming":
         roaming(games, os.path.abspath(a.bin))
+    elif a.command == "blunders":
+        blunders(games, os.path.abspath(a.bin), a.configs, a.count)
     else:
         {
             "bias": bias,
