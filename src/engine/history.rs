@@ -8,6 +8,7 @@
 //! moves rise, moves that failed get a malus, and nothing overflows.
 
 use super::eval::EvalCache;
+use super::huge_pages::HugeBuf;
 use super::pawn_cache::PawnCache;
 use crate::piece::Colour;
 use crate::position::{Move, Position};
@@ -28,7 +29,7 @@ pub struct History {
     /// `[piece][to][captured kind]`.
     capture: Vec<i16>,
     /// `[previous piece-to][piece-to]`.
-    continuation: Vec<i16>,
+    continuation: HugeBuf<i16>,
     /// `[previous piece-to]`: the quiet move that refuted it.
     counter: Vec<Option<Move>>,
     /// Static evaluations of positions this thread has seen.
@@ -47,7 +48,7 @@ impl History {
             kinds,
             main: vec![0; 2 * squares * squares],
             capture: vec![0; piece_to * kinds],
-            continuation: vec![0; piece_to * piece_to],
+            continuation: HugeBuf::zeroed(piece_to * piece_to),
             counter: vec![None; piece_to],
             evals: EvalCache::new(),
             pawns: PawnCache::new(),

@@ -19,6 +19,7 @@ mod breakdown;
 mod checks;
 mod eval;
 mod history;
+mod huge_pages;
 mod limits;
 mod movepick;
 mod pawn_cache;

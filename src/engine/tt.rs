@@ -7,6 +7,7 @@
 //! against the move list before it is played. An entry records the search generation that
 //! wrote it, so a new search replaces old entries before shallow recent ones.
 
+use super::huge_pages::{HugeBuf, ZeroValid};
 use crate::piece::PieceKind;
 use crate::position::{Move, MoveKind};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -44,9 +45,12 @@ struct Slot {
 #[repr(align(64))]
 struct Bucket([Slot; SLOTS]);
 
+// SAFETY: a bucket is atomics only, and an all-zero bucket is the empty one.
+unsafe impl ZeroValid for Bucket {}
+
 /// The shared table. Sized once from megabytes; `clear` and `resize` need exclusive access.
 pub struct Tt {
-    slots: Vec<Bucket>,
+    slots: HugeBuf<Bucket>,
     buckets: usize,
     generation: std::sync::atomic::AtomicU8,
 }
@@ -59,8 +63,7 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let entries = mb.clamp(1, 65_536) * 1024 * 1024 / ENTRY_BYTES;
         let buckets = (entries / SLOTS).max(1);
-        let mut slots = Vec::with_capacity(buckets);
-        slots.resize_with(buckets, Bucket::default);
+        let slots = HugeBuf::zeroed(buckets);
         Tt {
             slots,
             buckets,
@@ -76,7 +79,7 @@ impl Tt {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for s in &mut self.slots {
+        for s in self.slots.iter_mut() {
             *s = Bucket::default();
         }
     }
