@@ -515,7 +515,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let line = run.measure(&rules_of[&job.variant], job, &mut others)?;
         println!("{line}");
     }
-    others.stop();
+    drop(others); // the engines stop and the variants file goes (`Drop`)
     println!();
     run.print_table(&rules_of);
     println!("\nratio = the other engine's time / ours (above 1: we are faster)");

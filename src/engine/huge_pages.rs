@@ -39,13 +39,8 @@ impl<T: ZeroValid> HugeBuf<T> {
     pub fn zeroed(len: usize) -> HugeBuf<T> {
         let len = len.max(1);
         let layout = Self::layout(len);
-        let raw = if layout.size() == 0 {
-            // A zero-sized `T` needs no memory.
-            NonNull::<T>::dangling().as_ptr() as *mut u8
-        } else {
-            // SAFETY: the layout's size is not zero.
-            unsafe { std::alloc::alloc(layout) }
-        };
+        // SAFETY: the layout's size is not zero (`layout` refuses zero-sized `T`).
+        let raw = unsafe { std::alloc::alloc(layout) };
         let Some(ptr) = NonNull::new(raw as *mut T) else {
             std::alloc::handle_alloc_error(layout)
         };
@@ -58,13 +53,14 @@ impl<T: ZeroValid> HugeBuf<T> {
 
     /// Aligned to a huge page when the buffer fills one, else to `T`.
     fn layout(len: usize) -> Layout {
+        assert!(std::mem::size_of::<T>() > 0, "tables hold sized elements");
         let bytes = len.saturating_mul(std::mem::size_of::<T>());
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<T>()
         };
-        Layout::from_size_align(bytes, align.max(std::mem::align_of::<T>()))
+        Layout::from_size_align(bytes, align)
             .unwrap_or_else(|_| panic!("a table of {len} elements does not fit in memory"))
     }
 }
@@ -86,11 +82,8 @@ impl<T: ZeroValid> std::ops::DerefMut for HugeBuf<T> {
 
 impl<T: ZeroValid> Drop for HugeBuf<T> {
     fn drop(&mut self) {
-        let layout = Self::layout(self.len);
-        if layout.size() != 0 {
-            // SAFETY: allocated in `zeroed` with this same layout, and freed only here.
-            unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
-        }
+        // SAFETY: allocated in `zeroed` with this same layout, and freed only here.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) };
     }
 }
 
