@@ -150,6 +150,10 @@ pub struct PieceMoves {
     /// Where `i` moves are allowed (the piece's initial rank).
     pub initial_squares: Bitboard,
     pub has_leap_capture: bool,
+    /// Every capture of the piece is a plain leap or a rider's: whether one of its moves
+    /// gives check can be read from the tables without making it (no hopper, no lame or
+    /// initial capture). Asked for every move the search looks at.
+    pub captures_by_tables: bool,
 }
 
 impl PieceMoves {
@@ -571,6 +575,7 @@ impl MoveTables {
         }
         pm.special_reach = special_reach(&pm, n);
         (pm.lines, pm.lone_riders) = pair_riders(&pm.riders, rays);
+        pm.captures_by_tables = pm.hoppers.is_empty() && !pm.specials.iter().any(|sp| sp.capture);
         pm
     }
 

@@ -15,7 +15,7 @@ pub fn gives_check(rules: &Rules, pos: &Position, m: Move) -> Option<bool> {
     let us = pos.side_to_move();
     let moved = m.promo.unwrap_or(pos.piece_at(m.from)?.kind).index();
     let pm = rules.piece_moves(us, moved);
-    if !pm.hoppers.is_empty() || pm.specials.iter().any(|sp| sp.capture) {
+    if !pm.captures_by_tables {
         return None;
     }
     let king = pos.king_square(us.other());
