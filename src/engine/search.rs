@@ -1,7 +1,8 @@
 //! The alpha-beta search of one thread: principal-variation search with a transposition
 //! table, check extensions (checks that do not lose material), selectivity (reverse
 //! futility, razoring, null move with verification, internal iterative reduction, late-move
-//! reductions, late-move, futility and SEE pruning) and a
+//! reductions by history and by the opponent's last move's history, late-move, futility and
+//! SEE pruning) and a
 //! quiescence search over captures that do not lose material (and, far below alpha, only
 //! those that win some).
 //!
@@ -82,6 +83,9 @@ struct Frame {
     /// The move made from this ply (for continuation history), None after a null move.
     piece_to: Option<PieceTo>,
     null: bool,
+    /// The history of the move made from this ply, offset so a typical move is below zero
+    /// (Stockfish 11's `statScore`; zero for captures and the null move).
+    stat_score: i32,
 }
 
 /// Reused move buffers of one ply.
@@ -228,6 +232,7 @@ impl<'a> Worker<'a> {
         };
         if ply + 2 < self.stack.len() {
             self.stack[ply + 2].killers = [None; 2];
+            self.stack[ply + 2].stat_score = 0;
         }
         let mate_window = alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND;
         if !pv && !in_check && !mate_window {
@@ -356,6 +361,7 @@ impl<'a> Worker<'a> {
         let child = pos.null_move(self.sh.rules);
         self.stack[n.ply].piece_to = None;
         self.stack[n.ply].null = true;
+        self.stack[n.ply].stat_score = 0;
         self.keys.push(n.key);
         // The side that passed was not in check, so the other side is not either.
         let at = At {
@@ -449,6 +455,11 @@ impl<'a> Worker<'a> {
             }
             count += 1;
             self.stack[n.ply].piece_to = Some(self.history.piece_to(pos, m));
+            self.stack[n.ply].stat_score = if quiet {
+                facts.history - STAT_OFFSET
+            } else {
+                0
+            };
             let is_killer = killers.contains(&Some(m));
             let r = self.reduction(&n, count, facts, is_killer);
             let at = At {
@@ -577,11 +588,27 @@ impl<'a> Worker<'a> {
             r += (!n.pv) as i32 + n.cut as i32 + (!n.improving) as i32;
             r -= is_killer as i32;
             r -= f.history / 6000;
+            r += self.stat_reduction(n, f.history - STAT_OFFSET);
         } else {
             r = (r - 1 - f.history / 4000).max(0) * (!n.pv) as i32;
         }
         r -= f.gives_check as i32 + n.in_check as i32;
         r.clamp(0, (n.depth - 2).max(0))
+    }
+
+    /// Stockfish 11's comparison with the opponent's last move: one ply less when our move's
+    /// history is good and the move that led here had a poor one, one more the other way round.
+    /// Against Fairy-Stockfish at 100 ms, beside the search without it on the same starts:
+    /// +7.0 ± 7.8 over 278 games, then +21.0 ± 11.1 over 520 (README, forty-seventh session).
+    fn stat_reduction(&self, n: &Node, stat: i32) -> i32 {
+        let theirs = n.ply.checked_sub(1).map_or(0, |p| self.stack[p].stat_score);
+        if stat >= -50 && theirs < -56 {
+            -1
+        } else if theirs >= -57 && stat < -75 {
+            1
+        } else {
+            0
+        }
     }
 
     /// A move failed high: killers, counter-move, and history bonus for it with a malus for
@@ -808,6 +835,10 @@ fn tt_cutoff(
     };
     ok.then_some(s)
 }
+
+/// Subtracted from a quiet move's history to give its `stat_score`: Stockfish 11's 4,926 on
+/// the scale of our three tables (each bounded by 16,384 against its 10,692 + 3 × 29,952).
+const STAT_OFFSET: i32 = 2400;
 
 /// Reverse futility: far enough above beta near the leaves that no move will fall below it.
 fn reverse_futility(n: &Node) -> Option<i32> {
