@@ -455,11 +455,7 @@ impl<'a> Worker<'a> {
             }
             count += 1;
             self.stack[n.ply].piece_to = Some(self.history.piece_to(pos, m));
-            self.stack[n.ply].stat_score = if quiet {
-                facts.history - STAT_OFFSET
-            } else {
-                0
-            };
+            self.stack[n.ply].stat_score = stat_score(facts);
             let is_killer = killers.contains(&Some(m));
             let r = self.reduction(&n, count, facts, is_killer);
             let at = At {
@@ -839,6 +835,15 @@ fn tt_cutoff(
 /// Subtracted from a quiet move's history to give its `stat_score`: Stockfish 11's 4,926 on
 /// the scale of our three tables (each bounded by 16,384 against its 10,692 + 3 × 29,952).
 const STAT_OFFSET: i32 = 2400;
+
+/// A move's `statScore`: its history less [`STAT_OFFSET`] when quiet, 0 for a capture.
+fn stat_score(f: MoveFacts) -> i32 {
+    if f.quiet {
+        f.history - STAT_OFFSET
+    } else {
+        0
+    }
+}
 
 /// Reverse futility: far enough above beta near the leaves that no move will fall below it.
 fn reverse_futility(n: &Node) -> Option<i32> {
