@@ -584,7 +584,7 @@ impl<'a> Worker<'a> {
             r += (!n.pv) as i32 + n.cut as i32 + (!n.improving) as i32;
             r -= is_killer as i32;
             r -= f.history / 6000;
-            r += self.stat_reduction(n, f.history - STAT_OFFSET);
+            r += self.stat_reduction(n, stat_score(f));
         } else {
             r = (r - 1 - f.history / 4000).max(0) * (!n.pv) as i32;
         }
@@ -596,6 +596,7 @@ impl<'a> Worker<'a> {
     /// history is good and the move that led here had a poor one, one more the other way round.
     /// Against Fairy-Stockfish at 100 ms, beside the search without it on the same starts:
     /// +7.0 ± 7.8 over 278 games, then +21.0 ± 11.1 over 520 (README, forty-seventh session).
+    /// The thresholds are Stockfish's (−99, −116, −117, −150) scaled as [`STAT_OFFSET`] is.
     fn stat_reduction(&self, n: &Node, stat: i32) -> i32 {
         let theirs = n.ply.checked_sub(1).map_or(0, |p| self.stack[p].stat_score);
         if stat >= -50 && theirs < -56 {
