@@ -298,7 +298,10 @@ impl<'a> Worker<'a> {
             return -INF;
         }
         let key = pos.hash();
-        let raw = match self.history.evals.get(key) {
+        let cached = hit
+            .and_then(|h| h.eval)
+            .or_else(|| self.history.evals.get(key));
+        let raw = match cached {
             Some(v) => v,
             None => {
                 let h = &mut *self.history;
@@ -500,7 +503,10 @@ impl<'a> Worker<'a> {
         }
         let bound = bound_of(best_score, orig_alpha, n.beta);
         let stored = to_tt(best_score, n.ply);
-        self.sh.tt.store(n.key, best_move, stored, n.depth, bound);
+        let eval = (!n.in_check).then_some(self.stack[n.ply].static_eval);
+        self.sh
+            .tt
+            .store(n.key, best_move, stored, n.depth, bound, eval);
         best_score
     }
 
@@ -729,7 +735,10 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+        let eval = (!in_check).then_some(self.stack[ply].static_eval);
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, ply), 0, bound, eval);
         best
     }
 

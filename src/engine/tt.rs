@@ -1,9 +1,11 @@
 //! The transposition table: what earlier searches learned about a position, shared by every
 //! search thread.
 //!
-//! Entries live in buckets of four (one cache line). Each entry is two atomic words, the key
-//! stored xor-ed with the data, so a torn write by another thread reads as a miss instead of
-//! as a wrong move (the "lockless hashing" trick); a move read from the table is still checked
+//! Entries live in buckets of four (one cache line). Each entry is two atomic words: the data,
+//! and the key's lower 48 bits with the position's static evaluation in the other 16, stored
+//! xor-ed with the data, so a torn write by another thread reads as a miss instead of as a
+//! wrong move (the "lockless hashing" trick; the bucket comes from the key's upper bits, so
+//! the lower ones are the ones worth checking); a move read from the table is still checked
 //! against the move list before it is played. An entry records the search generation that
 //! wrote it, so a new search replaces old entries before shallow recent ones.
 
@@ -29,15 +31,45 @@ pub struct TtHit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position's static evaluation, when the node that stored it had one (not in
+    /// check): a hit saves evaluating the position again.
+    pub eval: Option<i32>,
 }
 
 const SLOTS: usize = 4;
 const SCORE_BIAS: i64 = 1 << 21;
+/// The key bits an entry keeps.
+const KEY_BITS: u32 = 48;
+/// The evaluation field's value for "none".
+const NO_EVAL: u16 = i16::MIN as u16;
 
 #[derive(Default)]
 struct Slot {
-    key_xor_data: AtomicU64,
+    /// `(key << 16 | eval) ^ data`.
+    check_xor_data: AtomicU64,
     data: AtomicU64,
+}
+
+/// The key part of an entry's check word.
+fn key_check(key: u64) -> u64 {
+    key << (64 - KEY_BITS)
+}
+
+/// An entry's check word: the key's lower bits above the evaluation.
+fn check_word(key: u64, eval: Option<i32>) -> u64 {
+    let e = eval
+        .filter(|&e| e > i16::MIN as i32 && e <= i16::MAX as i32)
+        .map_or(NO_EVAL, |e| e as i16 as u16);
+    key_check(key) | e as u64
+}
+
+/// The data word and the stored evaluation of a slot, if it holds `key`.
+fn read_slot(s: &Slot, key: u64) -> Option<(u64, Option<i32>)> {
+    let data = s.data.load(Relaxed);
+    let check = s.check_xor_data.load(Relaxed) ^ data;
+    let e = check as u16;
+    (data != 0 && check & !0xffff == key_check(key))
+        .then_some((data, (e != NO_EVAL).then_some(e as i16 as i32)))
 }
 
 /// One cache line of slots: a probe touches one line only.
@@ -112,24 +144,32 @@ impl Tt {
     /// The entry for `key`, if the table has one.
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         for s in self.bucket(key) {
-            let data = s.data.load(Relaxed);
-            if s.key_xor_data.load(Relaxed) ^ data == key && data != 0 {
-                return unpack(data);
+            if let Some((data, eval)) = read_slot(s, key) {
+                return unpack(data).map(|h| TtHit { eval, ..h });
             }
         }
         None
     }
 
-    /// Stores a search result. A shallower result for the same position keeps the move it
-    /// had when the new one has none, and does not replace a deeper exact result.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    /// Stores a search result and the position's static evaluation. A shallower result for
+    /// the same position keeps the move it had when the new one has none, and does not
+    /// replace a deeper exact result.
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        eval: Option<i32>,
+    ) {
         let generation = self.generation.load(Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, s) in bucket.iter().enumerate() {
             let data = s.data.load(Relaxed);
-            if data == 0 || s.key_xor_data.load(Relaxed) ^ data == key {
+            if data == 0 || read_slot(s, key).is_some() {
                 victim = i;
                 break;
             }
@@ -142,10 +182,8 @@ impl Tt {
             }
         }
         let s = &bucket[victim];
-        let old = s.data.load(Relaxed);
-        let same = old != 0 && s.key_xor_data.load(Relaxed) ^ old == key;
         let mut mv = mv;
-        if same {
+        if let Some((old, _)) = read_slot(s, key) {
             let prev = unpack(old);
             if mv.is_none() {
                 mv = prev.and_then(|h| h.mv);
@@ -159,7 +197,8 @@ impl Tt {
         }
         let data = pack(mv, score, depth, bound, generation);
         s.data.store(data, Relaxed);
-        s.key_xor_data.store(key ^ data, Relaxed);
+        s.check_xor_data
+            .store(check_word(key, eval) ^ data, Relaxed);
     }
 }
 
@@ -221,6 +260,7 @@ fn unpack(data: u64) -> Option<TtHit> {
         score: (field(data, 22, 22) as i64 - SCORE_BIAS) as i32,
         depth: field(data, 44, 8) as i32 - 2,
         bound,
+        eval: None,
     })
 }
 
@@ -237,11 +277,18 @@ mod tests {
             kind: MoveKind::Castle { side: 1 },
             promo: None,
         };
-        tt.store(0xdead_beef, Some(m), -899_990, 17, Bound::Lower);
+        tt.store(
+            0xdead_beef,
+            Some(m),
+            -899_990,
+            17,
+            Bound::Lower,
+            Some(-1234),
+        );
         let h = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
-            (h.mv, h.score, h.depth, h.bound),
-            (Some(m), -899_990, 17, Bound::Lower)
+            (h.mv, h.score, h.depth, h.bound, h.eval),
+            (Some(m), -899_990, 17, Bound::Lower, Some(-1234))
         );
         assert!(tt.probe(0xdead_bee0).is_none());
         let p = Move {
@@ -249,11 +296,16 @@ mod tests {
             kind: MoveKind::Normal,
             ..m
         };
-        tt.store(7, Some(p), 12, 0, Bound::Exact);
+        tt.store(7, Some(p), 12, 0, Bound::Exact, None);
         assert_eq!(tt.probe(7).unwrap().mv, Some(p));
+        assert_eq!(tt.probe(7).unwrap().eval, None);
         // A result without a move keeps the move already stored.
-        tt.store(7, None, 30, 1, Bound::Upper);
+        tt.store(7, None, 30, 1, Bound::Upper, Some(i16::MAX as i32));
         assert_eq!(tt.probe(7).unwrap().mv, Some(p));
+        assert_eq!(tt.probe(7).unwrap().eval, Some(i16::MAX as i32));
+        // An evaluation beyond the field is not kept.
+        tt.store(7, None, 30, 1, Bound::Upper, Some(40_000));
+        assert_eq!(tt.probe(7).unwrap().eval, None);
     }
 
     #[test]
