@@ -502,12 +502,17 @@ impl<'a> Worker<'a> {
             };
         }
         let bound = bound_of(best_score, orig_alpha, n.beta);
-        let stored = to_tt(best_score, n.ply);
+        self.store(&n, best_move, best_score, bound);
+        best_score
+    }
+
+    /// The node's result into the table, with its static evaluation when it has one.
+    fn store(&self, n: &Node, best_move: Option<Move>, score: i32, bound: Bound) {
         let eval = (!n.in_check).then_some(self.stack[n.ply].static_eval);
+        let stored = to_tt(score, n.ply);
         self.sh
             .tt
             .store(n.key, best_move, stored, n.depth, bound, eval);
-        best_score
     }
 
     /// The child search: full window for the first move, then a reduced null-window probe,
