@@ -508,11 +508,17 @@ impl<'a> Worker<'a> {
 
     /// The node's result into the table, with its static evaluation when it has one.
     fn store(&self, n: &Node, best_move: Option<Move>, score: i32, bound: Bound) {
-        let eval = (!n.in_check).then_some(self.stack[n.ply].static_eval);
+        let eval = self.eval_to_store(n.ply, n.in_check);
         let stored = to_tt(score, n.ply);
         self.sh
             .tt
             .store(n.key, best_move, stored, n.depth, bound, eval);
+    }
+
+    /// The static evaluation a node at `ply` keeps in the table: none in check, where it
+    /// was not computed.
+    fn eval_to_store(&self, ply: usize, in_check: bool) -> Option<i32> {
+        (!in_check).then_some(self.stack[ply].static_eval)
     }
 
     /// The child search: full window for the first move, then a reduced null-window probe,
@@ -740,7 +746,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval = (!in_check).then_some(self.stack[ply].static_eval);
+        let eval = self.eval_to_store(ply, in_check);
         self.sh
             .tt
             .store(key, best_move, to_tt(best, ply), 0, bound, eval);
